@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# User-facing build file (the kbuild-facing one is Kbuild).
+#
+#   make                  modules for the running kernel (+ tools/padlock-bench)
+#   make KVER=<release>   ... for another installed kernel, or KDIR=<headers dir>
+#   make dkms-install     install the sources under /usr/src and build/install
+#                         them with DKMS (updates/dkms, shadowing in-tree modules)
+#   make dkms-uninstall   the reverse
+#   make setup            install what the tests need (Debian, root) and fetch
+#                         the kernel matrix into $(PADLOCK_CACHE)
+#   make matrix           build against every kernel of the matrix, W=1, table
+#   make demo             the main job: VM with the simulated CPU, the drivers
+#                         loaded, the comparison report
+#   make check            the whole test suite; ends with "N passed, N failed"
+#   make check-long       the same with the large counts (fuzzing, long
+#                         differential runs)
+#   make checkpatch       checkpatch.pl --strict over the sources
+
+VERSION := $(shell cat VERSION)
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+PADLOCK_CACHE ?= /var/cache/padlock
+export PADLOCK_CACHE
+
+DKMS_NAME := padlock
+DKMS_SRC := $(DESTDIR)/usr/src/$(DKMS_NAME)-$(VERSION)
+MODPROBE_CONF := $(DESTDIR)/etc/modprobe.d/padlock.conf
+
+all: modules bench
+
+modules:
+	@test -d $(KDIR) || { echo "No kernel headers in $(KDIR): apt-get install linux-headers-$(KVER) (or pass KDIR=...)."; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+bench:
+	@if [ -e tools/padlock-bench/Makefile ]; then $(MAKE) -C tools/padlock-bench; fi
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-@if [ -e tools/padlock-bench/Makefile ]; then $(MAKE) -C tools/padlock-bench clean; fi
+	rm -rf build
+
+# DKMS: the source list is exactly what tools/kernels/lib.sh's module_sources
+# prints (the same files the matrix build uses).
+dkms-install:
+	@command -v dkms >/dev/null || { echo "dkms is missing: apt-get install dkms"; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	bash -c '. tools/kernels/lib.sh; module_sources' | xargs cp --parents -t $(DKMS_SRC)
+	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
+	install -D -m 644 dkms/padlock.conf $(MODPROBE_CONF)
+	dkms add -m $(DKMS_NAME) -v $(VERSION)
+	dkms build -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)
+	dkms install -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)
+
+dkms-uninstall:
+	-dkms remove -m $(DKMS_NAME) -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+	rm -f $(MODPROBE_CONF)
+
+setup:
+	tools/setup
+
+fetch:
+	tools/kernels/fetch
+
+matrix:
+	tools/kernels/build
+
+demo:
+	tools/demo
+
+check:
+	tools/check
+
+check-long:
+	PADLOCK_SCALE=long tools/check
+
+checkpatch:
+	tools/checkpatch
+
+.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long checkpatch

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-sim: a simulated VIA / Centaur / Zhaoxin PadLock CPU, for tests.
+ *
+ * QEMU under software emulation has no PadLock unit.  This module makes the
+ * booted (Centaur-branded) virtual CPU look like one: it sets the PadLock
+ * CPUID capability bits of its profile and executes the PadLock
+ * instructions in a die notifier when they raise an invalid-opcode trap in
+ * kernel mode.  The model follows the project's facts file and is strict:
+ * anything the hardware would not accept (misaligned operands, reserved
+ * control-word bits, over-reads into another page, modes the profile lacks)
+ * is a counted and logged violation, and the instruction is then left to
+ * the kernel as an invalid opcode.
+ *
+ * Never autoloaded (no device table, no aliases); never install it on real
+ * hardware.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/random.h>
+#include <linux/cpu.h>
+#include <linux/ratelimit.h>
+#include <asm/processor.h>
+#include <asm/cpufeature.h>
+#include <asm/traps.h>
+#include <asm/trapnr.h>
+#include "sim.h"
+
+/* ---- profiles ------------------------------------------------------------ */
+
+static const struct sim_profile profiles[] = {
+	{
+		.name = "c3", .family = 6, .model = 9, .stepping = 8,
+		.is_64bit = false,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE,
+		.ecb_fetch = 2, .cbc_fetch = 1,
+		.qemu_cpu = "pentium3,vendor=CentaurHauls,family=6,model=9,stepping=8",
+	}, {
+		.name = "c7", .family = 6, .model = 10, .stepping = 9,
+		.is_64bit = false,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_PHE,
+		.ecb_fetch = 2, .cbc_fetch = 1,
+		.qemu_cpu = "pentium3,vendor=CentaurHauls,family=6,model=10,stepping=9",
+	}, {
+		.name = "nano", .family = 6, .model = 15, .stepping = 3,
+		.is_64bit = true,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
+			    SIM_HAS_PHE | SIM_HAS_PHE_BLK,
+		.ecb_fetch = 2, .cbc_fetch = 1,
+		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=6,model=15,stepping=3",
+	}, {
+		.name = "nano-s2", .family = 6, .model = 15, .stepping = 2,
+		.is_64bit = true,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
+			    SIM_HAS_PHE | SIM_HAS_PHE_BLK,
+		.ecb_fetch = 8, .cbc_fetch = 4,
+		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=6,model=15,stepping=2",
+	}, {
+		.name = "zhaoxin", .family = 7, .model = 0x1b, .stepping = 0,
+		.is_64bit = true,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
+			    SIM_HAS_PHE | SIM_HAS_PHE_BLK | SIM_HAS_PHE2 |
+			    SIM_ZX_SHA,
+		.ecb_fetch = 2, .cbc_fetch = 1,
+		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=7,model=27,stepping=0",
+	},
+};
+
+const struct sim_profile *sim_prof;
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static char *profile = "nano";
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(profile, "CPU profile: c3, c7, nano, nano-s2, zhaoxin");
+
+static bool force;
+module_param(force, bool, 0444);
+MODULE_PARM_DESC(force, "load even if the booted CPU does not match the profile");
+
+static char *on_violation = "fault";
+module_param(on_violation, charp, 0444);
+MODULE_PARM_DESC(on_violation,
+		 "fault: a violating instruction is not executed (invalid opcode, default); count: count and log it, then execute it anyway");
+static bool exec_on_violation;
+
+unsigned int sim_interrupt_rate;
+module_param_named(interrupt_rate, sim_interrupt_rate, uint, 0644);
+MODULE_PARM_DESC(interrupt_rate,
+		 "per mille of rep instructions stopped part-way as by an interrupt (0-999)");
+
+unsigned int sim_clobber = SIM_CLOBBER_ECB_RAX | SIM_CLOBBER_SHA_REGS |
+			   SIM_CLOBBER_SHA_SCRATCH;
+module_param_named(clobber, sim_clobber, uint, 0644);
+MODULE_PARM_DESC(clobber,
+		 "scramble what the instructions leave undefined, bit mask: 1 rAX after xcrypt-ecb, 2 rAX/rCX/rSI after xsha, 4 xsha scratch area (default 7)");
+
+unsigned int sim_rng_nodata_rate;
+module_param_named(rng_nodata_rate, sim_rng_nodata_rate, uint, 0644);
+MODULE_PARM_DESC(rng_nodata_rate, "per mille of xstore returning no data (count 0)");
+
+bool sim_rng_rawbits;
+module_param_named(rng_rawbits, sim_rng_rawbits, bool, 0644);
+MODULE_PARM_DESC(rng_rawbits, "RNG reports raw bits (status bit 13) and returns biased data");
+
+unsigned int sim_rng_dc_bias;
+module_param_named(rng_dc_bias, sim_rng_dc_bias, uint, 0644);
+MODULE_PARM_DESC(rng_dc_bias, "RNG DC bias field (status bits 12:10), 0-7");
+
+bool sim_rng_strfilt_fail;
+module_param_named(rng_strfilt_fail, sim_rng_strfilt_fail, bool, 0644);
+MODULE_PARM_DESC(rng_strfilt_fail, "RNG string filter enabled and failed (status bits 14, 15)");
+
+bool sim_rng_disabled;
+module_param_named(rng_disabled, sim_rng_disabled, bool, 0644);
+MODULE_PARM_DESC(rng_disabled, "RNG disabled (status bit 6 clear, nothing stored)");
+
+/* ---- counters, random numbers -------------------------------------------- */
+
+DEFINE_PER_CPU(struct sim_cpu_stats, sim_stats);
+DEFINE_PER_CPU(bool, sim_expect_fault);
+static DEFINE_PER_CPU(u64, sim_rng_state);
+
+static const char * const counter_names[SC_NR] = {
+	[SC_TRAPS] = "traps",
+	[SC_XCRYPT_ECB] = "xcrypt_ecb",
+	[SC_XCRYPT_CBC] = "xcrypt_cbc",
+	[SC_XCRYPT_CTR] = "xcrypt_ctr",
+	[SC_XCRYPT_CFB] = "xcrypt_cfb",
+	[SC_XCRYPT_OFB] = "xcrypt_ofb",
+	[SC_XSHA1] = "xsha1",
+	[SC_XSHA256] = "xsha256",
+	[SC_XSHA384] = "xsha384",
+	[SC_XSHA512] = "xsha512",
+	[SC_XSTORE] = "xstore",
+	[SC_REP_XSTORE] = "rep_xstore",
+	[SC_AES_BLOCKS] = "aes_blocks",
+	[SC_SHA_BYTES] = "sha_bytes",
+	[SC_RNG_BYTES] = "rng_bytes",
+	[SC_VIOLATIONS] = "violations",
+	[SC_INTERRUPTS] = "interrupts",
+	[SC_RNG_FAULTS] = "rng_faults_injected",
+	[SC_VIOLATIONS_EXPECTED] = "violations_expected",
+};
+
+/* xorshift64*: cheap, per CPU, for interruption points and garbage */
+u64 sim_rand64(void)
+{
+	u64 *s = this_cpu_ptr(&sim_rng_state);
+	u64 x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+long sim_interrupt_point(unsigned long units)
+{
+	unsigned int rate = min(sim_interrupt_rate, 999U);
+
+	if (!rate || !units)
+		return -1;
+	if ((u32)sim_rand64() % 1000 >= rate)
+		return -1;
+	sim_count(SC_INTERRUPTS, 1);
+	return (long)((unsigned long)sim_rand64() % units);
+}
+
+/* ---- violations ---------------------------------------------------------- */
+
+#define VLOG_ENTRIES	32
+#define VLOG_LEN	192
+static char vlog[VLOG_ENTRIES][VLOG_LEN];
+static unsigned int vlog_next;
+static DEFINE_RAW_SPINLOCK(vlog_lock);
+static DEFINE_RATELIMIT_STATE(vlog_rs, 5 * HZ, 10);
+
+static __printf(2, 0) void sim_vreport(struct pt_regs *regs, const char *fmt,
+				       va_list ap)
+{
+	bool expected = this_cpu_read(sim_expect_fault);
+	char msg[VLOG_LEN];
+	unsigned long flags;
+
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	sim_count(expected ? SC_VIOLATIONS_EXPECTED : SC_VIOLATIONS, 1);
+	raw_spin_lock_irqsave(&vlog_lock, flags);
+	scnprintf(vlog[vlog_next], VLOG_LEN, "cpu%d %pS: %s%s",
+		  smp_processor_id(), (void *)regs->ip, msg,
+		  expected ? " (expected by the test)" : "");
+	vlog_next = (vlog_next + 1) % VLOG_ENTRIES;
+	raw_spin_unlock_irqrestore(&vlog_lock, flags);
+	if (expected)
+		pr_info_ratelimited("expected violation at %pS: %s\n",
+				    (void *)regs->ip, msg);
+	else if (__ratelimit(&vlog_rs))
+		pr_err("VIOLATION at %pS: %s%s\n", (void *)regs->ip, msg,
+		       exec_on_violation ? " (executed: on_violation=count)" : "");
+}
+
+bool sim_violation(struct pt_regs *regs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sim_vreport(regs, fmt, ap);
+	va_end(ap);
+	return !exec_on_violation;
+}
+
+void sim_fault(struct pt_regs *regs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sim_vreport(regs, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * For padlock-simtest: the next violations on this CPU are deliberate
+ * (the test catches the invalid opcode with an exception-table fixup), so
+ * count them as violations_expected instead of violations.
+ */
+void padlock_sim_expect_fault(bool on)
+{
+	this_cpu_write(sim_expect_fault, on);
+}
+EXPORT_SYMBOL_GPL(padlock_sim_expect_fault);
+
+/* ---- decoding and execution ---------------------------------------------- */
+
+enum sim_op {
+	OP_NONE, OP_XSTORE, OP_REP_XSTORE,
+	OP_ECB, OP_CBC, OP_CTR, OP_CFB, OP_OFB,
+	OP_SHA1, OP_SHA256, OP_SHA384, OP_SHA512,
+	OP_OTHER,	/* PadLock opcode space, not modelled */
+};
+
+static const struct {
+	const char *name;
+	u32 needs;
+	enum sim_counter counter;
+} ops[] = {
+	[OP_XSTORE] = { "xstore", SIM_HAS_RNG, SC_XSTORE },
+	[OP_REP_XSTORE] = { "rep xstore", SIM_HAS_RNG, SC_REP_XSTORE },
+	[OP_ECB] = { "rep xcrypt-ecb", SIM_HAS_ACE, SC_XCRYPT_ECB },
+	[OP_CBC] = { "rep xcrypt-cbc", SIM_HAS_ACE, SC_XCRYPT_CBC },
+	[OP_CTR] = { "rep xcrypt-ctr", SIM_HAS_ACE2, SC_XCRYPT_CTR },
+	[OP_CFB] = { "rep xcrypt-cfb", SIM_HAS_ACE, SC_XCRYPT_CFB },
+	[OP_OFB] = { "rep xcrypt-ofb", SIM_HAS_ACE, SC_XCRYPT_OFB },
+	[OP_SHA1] = { "rep xsha1", SIM_HAS_PHE, SC_XSHA1 },
+	[OP_SHA256] = { "rep xsha256", SIM_HAS_PHE, SC_XSHA256 },
+	[OP_SHA384] = { "rep xsha384", SIM_HAS_PHE2, SC_XSHA384 },
+	[OP_SHA512] = { "rep xsha512", SIM_HAS_PHE2, SC_XSHA512 },
+};
+
+static enum sim_op decode_modrm(u8 opc, u8 modrm)
+{
+	if (opc == 0xa7) {
+		switch (modrm) {
+		case 0xc0: return OP_REP_XSTORE;
+		case 0xc8: return OP_ECB;
+		case 0xd0: return OP_CBC;
+		case 0xd8: return OP_CTR;
+		case 0xe0: return OP_CFB;
+		case 0xe8: return OP_OFB;
+		}
+	} else {
+		switch (modrm) {
+		case 0xc8: return OP_SHA1;
+		case 0xd0: return OP_SHA256;
+		case 0xd8: return OP_SHA384;
+		case 0xe0: return OP_SHA512;
+		}
+	}
+	return OP_OTHER;
+}
+
+static enum sim_result sim_execute(struct pt_regs *regs, enum sim_op op)
+{
+	switch (op) {
+	case OP_XSTORE:
+		return sim_xstore(regs, false);
+	case OP_REP_XSTORE:
+		return sim_xstore(regs, true);
+	case OP_ECB:
+		return sim_xcrypt(regs, XM_ECB);
+	case OP_CBC:
+		return sim_xcrypt(regs, XM_CBC);
+	case OP_CTR:
+		return sim_xcrypt(regs, XM_CTR);
+	case OP_CFB:
+		return sim_xcrypt(regs, XM_CFB);
+	case OP_OFB:
+		return sim_xcrypt(regs, XM_OFB);
+	case OP_SHA1:
+		return sim_xsha(regs, XS_SHA1);
+	case OP_SHA256:
+		return sim_xsha(regs, XS_SHA256);
+	case OP_SHA384:
+		return sim_xsha(regs, XS_SHA384);
+	case OP_SHA512:
+		return sim_xsha(regs, XS_SHA512);
+	default:
+		return SIM_FAULT;
+	}
+}
+
+static int sim_die_notify(struct notifier_block *nb, unsigned long val,
+			  void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	enum sim_op op = OP_NONE;
+	unsigned int len = 0;
+	enum sim_result res;
+	u8 b[4];
+
+	if (val != DIE_TRAP || args->trapnr != X86_TRAP_UD || !regs ||
+	    user_mode(regs))
+		return NOTIFY_DONE;
+	if (!sim_read(b, regs->ip, 3))
+		return NOTIFY_DONE;
+	if (b[0] == 0x0f && b[1] == 0xa7 && b[2] == 0xc0) {
+		op = OP_XSTORE;
+		len = 3;
+	} else if ((b[0] == 0xf3 || b[0] == 0xf2) && b[1] == 0x0f &&
+		   (b[2] == 0xa6 || b[2] == 0xa7) &&
+		   sim_read(&b[3], regs->ip + 3, 1)) {
+		op = decode_modrm(b[2], b[3]);
+		len = 4;
+	}
+	if (op == OP_NONE)
+		return NOTIFY_DONE;
+
+	sim_count(SC_TRAPS, 1);
+	if (op == OP_OTHER) {
+		sim_violation(regs, "opcode %02x %02x %02x %02x is not modelled (left as invalid opcode)",
+			      b[0], b[1], b[2], b[3]);
+		return NOTIFY_DONE;
+	}
+	if (b[0] == 0xf2) {
+		sim_violation(regs, "F2-prefixed %s is undefined",
+			      ops[op].name);
+		return NOTIFY_DONE;
+	}
+	if ((sim_prof->features & ops[op].needs) != ops[op].needs) {
+		sim_violation(regs, "%s is not available on profile %s",
+			      ops[op].name, sim_prof->name);
+		return NOTIFY_DONE;
+	}
+
+	res = sim_execute(regs, op);
+	switch (res) {
+	case SIM_DONE:
+		sim_count(ops[op].counter, 1);
+		regs->ip += len;
+		return NOTIFY_STOP;
+	case SIM_INTERRUPTED:
+		return NOTIFY_STOP;	/* the CPU re-executes it */
+	default:
+		return NOTIFY_DONE;	/* invalid opcode */
+	}
+}
+
+static struct notifier_block sim_die_nb = {
+	.notifier_call = sim_die_notify,
+	.priority = INT_MAX,	/* before anybody else looks at the trap */
+};
+
+/* ---- CPU capability bits ------------------------------------------------- */
+
+#ifdef X86_FEATURE_PHE2
+#define SIM_FEATURE_PHE2	X86_FEATURE_PHE2
+#define SIM_FEATURE_PHE2_EN	X86_FEATURE_PHE2_EN
+#else
+/* CPUID 0xC0000001 EDX bits 25/26; no kernel of the matrix names them */
+#define SIM_FEATURE_PHE2	(5 * 32 + 25)
+#define SIM_FEATURE_PHE2_EN	(5 * 32 + 26)
+#endif
+
+static const struct {
+	u32 unit;
+	unsigned int bit;
+} cap_bits[] = {
+	{ SIM_HAS_RNG, X86_FEATURE_XSTORE },
+	{ SIM_HAS_RNG, X86_FEATURE_XSTORE_EN },
+	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT },
+	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT_EN },
+	{ SIM_HAS_ACE2, X86_FEATURE_ACE2 },
+	{ SIM_HAS_ACE2, X86_FEATURE_ACE2_EN },
+	{ SIM_HAS_PHE, X86_FEATURE_PHE },
+	{ SIM_HAS_PHE, X86_FEATURE_PHE_EN },
+	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2 },
+	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2_EN },
+};
+
+static DECLARE_BITMAP(caps_set, ARRAY_SIZE(cap_bits));
+
+static unsigned long *cap_words(struct cpuinfo_x86 *c)
+{
+	return (unsigned long *)c->x86_capability;
+}
+
+static void sim_set_caps(void)
+{
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < ARRAY_SIZE(cap_bits); i++) {
+		if (!(sim_prof->features & cap_bits[i].unit))
+			continue;
+		if (test_bit(cap_bits[i].bit, cap_words(&boot_cpu_data)))
+			continue;	/* not ours to clear later */
+		__set_bit(i, caps_set);
+		set_bit(cap_bits[i].bit, cap_words(&boot_cpu_data));
+		for_each_online_cpu(cpu)
+			set_bit(cap_bits[i].bit, cap_words(&cpu_data(cpu)));
+	}
+}
+
+static void sim_clear_caps(void)
+{
+	unsigned int i;
+	int cpu;
+
+	for_each_set_bit(i, caps_set, ARRAY_SIZE(cap_bits)) {
+		clear_bit(cap_bits[i].bit, cap_words(&boot_cpu_data));
+		for_each_possible_cpu(cpu)
+			clear_bit(cap_bits[i].bit, cap_words(&cpu_data(cpu)));
+	}
+}
+
+static int sim_check_cpu(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	bool vendor_ok = c->x86_vendor == X86_VENDOR_CENTAUR ||
+			 c->x86_vendor == X86_VENDOR_ZHAOXIN;
+
+	if (vendor_ok && c->x86 == sim_prof->family &&
+	    c->x86_model == sim_prof->model &&
+	    c->x86_stepping == sim_prof->stepping &&
+	    IS_ENABLED(CONFIG_X86_64) == sim_prof->is_64bit)
+		return 0;
+	if (force)
+		return 0;
+	pr_err("profile %s needs a %d-bit kernel on QEMU -cpu %s (this CPU: vendor %s family %u model %u stepping %u, %d-bit kernel); force=1 overrides\n",
+	       sim_prof->name, sim_prof->is_64bit ? 64 : 32, sim_prof->qemu_cpu,
+	       c->x86_vendor_id, c->x86, c->x86_model, c->x86_stepping,
+	       IS_ENABLED(CONFIG_X86_64) ? 64 : 32);
+	return -EINVAL;
+}
+
+/* ---- debugfs ------------------------------------------------------------- */
+
+static struct dentry *sim_dir;
+
+static int counters_show(struct seq_file *m, void *v)
+{
+	long which = (long)m->private;	/* CPU number, or -1 for totals */
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < SC_NR; i++) {
+		u64 sum = 0;
+
+		if (which >= 0)
+			sum = per_cpu(sim_stats, which).c[i];
+		else
+			for_each_possible_cpu(cpu)
+				sum += per_cpu(sim_stats, cpu).c[i];
+		seq_printf(m, "%s %llu\n", counter_names[i], sum);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(counters);
+
+static int profile_show(struct seq_file *m, void *v)
+{
+	static const char * const units[] = {
+		"rng", "ace", "ace2", "phe", "phe-block", "phe2", "zhaoxin-sha",
+	};
+	unsigned int i;
+
+	seq_printf(m, "%s family %u model %u stepping %u %d-bit ecb_fetch %u cbc_fetch %u\n",
+		   sim_prof->name, sim_prof->family, sim_prof->model,
+		   sim_prof->stepping, sim_prof->is_64bit ? 64 : 32,
+		   sim_prof->ecb_fetch, sim_prof->cbc_fetch);
+	seq_puts(m, "units");
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (sim_prof->features & BIT(i))
+			seq_printf(m, " %s", units[i]);
+	seq_puts(m, "\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(profile);
+
+static int violations_log_show(struct seq_file *m, void *v)
+{
+	unsigned int i, n;
+	unsigned long flags;
+	char *copy;
+
+	copy = kmalloc(sizeof(vlog), GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	raw_spin_lock_irqsave(&vlog_lock, flags);
+	memcpy(copy, vlog, sizeof(vlog));
+	n = vlog_next;
+	raw_spin_unlock_irqrestore(&vlog_lock, flags);
+	for (i = 0; i < VLOG_ENTRIES; i++) {
+		const char *e = copy + ((n + i) % VLOG_ENTRIES) * VLOG_LEN;
+
+		if (*e)
+			seq_printf(m, "%s\n", e);
+	}
+	kfree(copy);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(violations_log);
+
+static ssize_t reset_write(struct file *file, const char __user *buf,
+			   size_t len, loff_t *ppos)
+{
+	unsigned long flags;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&sim_stats, cpu), 0,
+		       sizeof(struct sim_cpu_stats));
+	raw_spin_lock_irqsave(&vlog_lock, flags);
+	memset(vlog, 0, sizeof(vlog));
+	vlog_next = 0;
+	raw_spin_unlock_irqrestore(&vlog_lock, flags);
+	return len;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+static void sim_debugfs_init(void)
+{
+	char name[16];
+	int cpu;
+
+	sim_dir = debugfs_create_dir("padlock-sim", NULL);
+	debugfs_create_file("counters", 0444, sim_dir, (void *)-1L,
+			    &counters_fops);
+	for_each_possible_cpu(cpu) {
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = debugfs_create_dir(name, sim_dir);
+		debugfs_create_file("counters", 0444, d, (void *)(long)cpu,
+				    &counters_fops);
+	}
+	debugfs_create_file("reset", 0200, sim_dir, NULL, &reset_fops);
+	debugfs_create_file("profile", 0444, sim_dir, NULL, &profile_fops);
+	debugfs_create_file("violations_log", 0444, sim_dir, NULL,
+			    &violations_log_fops);
+	debugfs_create_u32("interrupt_rate", 0644, sim_dir,
+			   &sim_interrupt_rate);
+	debugfs_create_u32("clobber", 0644, sim_dir, &sim_clobber);
+	debugfs_create_bool("exec_on_violation", 0644, sim_dir,
+			    &exec_on_violation);
+	debugfs_create_u32("rng_nodata_rate", 0644, sim_dir,
+			   &sim_rng_nodata_rate);
+	debugfs_create_bool("rng_rawbits", 0644, sim_dir, &sim_rng_rawbits);
+	debugfs_create_u32("rng_dc_bias", 0644, sim_dir, &sim_rng_dc_bias);
+	debugfs_create_bool("rng_strfilt_fail", 0644, sim_dir,
+			    &sim_rng_strfilt_fail);
+	debugfs_create_bool("rng_disabled", 0644, sim_dir, &sim_rng_disabled);
+}
+
+/* ---- module -------------------------------------------------------------- */
+
+static int __init padlock_sim_init(void)
+{
+	unsigned int i;
+	int cpu, err;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(profile, profiles[i].name))
+			sim_prof = &profiles[i];
+	if (!sim_prof) {
+		pr_err("unknown profile '%s' (c3, c7, nano, nano-s2, zhaoxin)\n",
+		       profile);
+		return -EINVAL;
+	}
+	if (!strcmp(on_violation, "count")) {
+		exec_on_violation = true;
+	} else if (strcmp(on_violation, "fault")) {
+		pr_err("on_violation must be 'fault' or 'count'\n");
+		return -EINVAL;
+	}
+	err = sim_check_cpu();
+	if (err)
+		return err;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(sim_rng_state, cpu) = get_random_u64() | 1;
+	sim_aes_init_tables();
+
+	err = register_die_notifier(&sim_die_nb);
+	if (err)
+		return err;
+	sim_set_caps();
+	sim_debugfs_init();
+	pr_warn("SIMULATED PadLock CPU, profile %s: for tests only, not real hardware%s\n",
+		sim_prof->name, force ? " (force=1: CPU check skipped)" : "");
+	return 0;
+}
+
+static void __exit padlock_sim_exit(void)
+{
+	debugfs_remove_recursive(sim_dir);
+	sim_clear_caps();
+	unregister_die_notifier(&sim_die_nb);
+	pr_info("simulated PadLock CPU removed\n");
+}
+
+module_init(padlock_sim_init);
+module_exit(padlock_sim_exit);
+
+MODULE_DESCRIPTION("Simulated VIA/Zhaoxin PadLock CPU, for tests only");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-sim: XSTORE and REP XSTORE (facts 1.8).
+ *
+ * rDI destination, rDX[1:0] chunk selector, status word in EAX.  The random
+ * bytes come from get_random_bytes(); knobs inject the RNG's failure modes.
+ */
+#include <linux/kernel.h>
+#include <linux/random.h>
+#include "sim.h"
+
+#define ST_COUNT	0x1f
+#define ST_ENABLED	BIT(6)
+#define ST_NOISE1	BIT(8)
+#define ST_NOISE2	BIT(9)
+#define ST_DC_BIAS_SHIFT 10
+#define ST_RAWBITS	BIT(13)
+#define ST_STRFILT_EN	BIT(14)
+#define ST_STRFILT_FAIL	BIT(15)
+
+static const unsigned int chunk_bytes[4] = { 8, 4, 2, 1 };
+
+/* The status word the RNG reports, without the byte count. */
+static u32 rng_status(bool *faulty)
+{
+	u32 st = ST_ENABLED | ST_NOISE1 | ST_NOISE2;
+
+	*faulty = false;
+	if (sim_rng_rawbits) {
+		st |= ST_RAWBITS;
+		*faulty = true;
+	}
+	if (sim_rng_dc_bias & 7) {
+		st |= (sim_rng_dc_bias & 7) << ST_DC_BIAS_SHIFT;
+		*faulty = true;
+	}
+	if (sim_rng_strfilt_fail) {
+		st |= ST_STRFILT_EN | ST_STRFILT_FAIL;
+		*faulty = true;
+	}
+	if (sim_rng_disabled) {
+		st &= ~ST_ENABLED;
+		*faulty = true;
+	}
+	return st;
+}
+
+/* Random bytes; with raw bits on they are visibly biased (P(1) = 1/4). */
+static void rng_fill(u8 *buf, unsigned int len)
+{
+	unsigned int i;
+
+	get_random_bytes(buf, len);
+	if (sim_rng_rawbits)
+		for (i = 0; i < len; i++)
+			buf[i] &= (u8)sim_rand64();
+}
+
+static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
+{
+	unsigned long di = regs->di, cx = regs->cx, done = 0, todo;
+	unsigned int sel = regs->dx & 3;
+	long stop;
+	u8 buf[64];
+
+	if (faulty)
+		sim_count(SC_RNG_FAULTS, 1);
+	if (sim_rng_disabled) {
+		regs->ax = st;
+		return SIM_DONE;
+	}
+	stop = sim_interrupt_point(cx);
+	todo = stop < 0 ? cx : stop;
+	while (done < todo) {
+		unsigned int n = min_t(unsigned long, sizeof(buf), todo - done);
+
+		rng_fill(buf, n);
+		if (!sim_write(di + done, buf, n)) {
+			sim_fault(regs, "rep xstore: destination at %lx not writable",
+				  di + done);
+			return SIM_FAULT;
+		}
+		done += n;
+	}
+	memzero_explicit(buf, sizeof(buf));
+	sim_count(SC_RNG_BYTES, done);
+	regs->di = di + done;
+	regs->cx = cx - done;
+	regs->ax = st | chunk_bytes[sel];
+	return done < cx ? SIM_INTERRUPTED : SIM_DONE;
+}
+
+enum sim_result sim_xstore(struct pt_regs *regs, bool rep)
+{
+	unsigned int sel = regs->dx & 3, n = chunk_bytes[sel];
+	unsigned int store = sel ? 4 : 8;
+	bool faulty;
+	u32 st = rng_status(&faulty);
+	u8 buf[8] = { 0 };
+
+	if (rep)
+		return rep_xstore(regs, st, faulty);
+
+	if (!faulty && sim_rng_nodata_rate &&
+	    (u32)sim_rand64() % 1000 < sim_rng_nodata_rate) {
+		/* no data yet: count 0, nothing stored */
+		sim_count(SC_RNG_FAULTS, 1);
+		regs->ax = st;
+		return SIM_DONE;
+	}
+	if (faulty)
+		sim_count(SC_RNG_FAULTS, 1);
+	if (sim_rng_disabled) {
+		regs->ax = st;
+		return SIM_DONE;
+	}
+	rng_fill(buf, n);
+	if (!sim_write(regs->di, buf, store)) {
+		sim_fault(regs, "xstore: destination at %lx not writable",
+			  regs->di);
+		return SIM_FAULT;
+	}
+	memzero_explicit(buf, sizeof(buf));
+	sim_count(SC_RNG_BYTES, n);
+	regs->di += store;
+	regs->ax = st | n;
+	return SIM_DONE;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * padlock-sim: a software model of the VIA / Centaur / Zhaoxin PadLock
+ * instructions for tests (internal declarations).
+ *
+ * The simulator is an independent implementation of the PadLock facts: it
+ * shares no code with the drivers (it does not include padlock-asm.h or
+ * padlock-cpu.h) and has its own AES and SHA arithmetic.
+ */
+#ifndef PADLOCK_SIM_H
+#define PADLOCK_SIM_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/uaccess.h>
+#include <linux/string.h>
+#include <asm/ptrace.h>
+
+/* ---- CPU profiles ------------------------------------------------------ */
+
+#define SIM_HAS_RNG	BIT(0)
+#define SIM_HAS_ACE	BIT(1)
+#define SIM_HAS_ACE2	BIT(2)	/* xcrypt-ctr */
+#define SIM_HAS_PHE	BIT(3)	/* xsha1, xsha256 in final mode */
+#define SIM_HAS_PHE_BLK	BIT(4)	/* xsha block mode (rAX = -1) */
+#define SIM_HAS_PHE2	BIT(5)	/* xsha384, xsha512 (Zhaoxin) */
+#define SIM_ZX_SHA	BIT(6)	/* Zhaoxin xsha: 32-byte area, rCX = 0 no-op */
+
+struct sim_profile {
+	const char *name;
+	unsigned int family, model, stepping;
+	bool is_64bit;
+	u32 features;
+	unsigned int ecb_fetch, cbc_fetch;	/* blocks read per fetch */
+	const char *qemu_cpu;			/* what tools/vm/profiles uses */
+};
+
+extern const struct sim_profile *sim_prof;
+
+/* ---- counters ---------------------------------------------------------- */
+
+enum sim_counter {
+	SC_TRAPS,
+	SC_XCRYPT_ECB,
+	SC_XCRYPT_CBC,
+	SC_XCRYPT_CTR,
+	SC_XCRYPT_CFB,
+	SC_XCRYPT_OFB,
+	SC_XSHA1,
+	SC_XSHA256,
+	SC_XSHA384,
+	SC_XSHA512,
+	SC_XSTORE,
+	SC_REP_XSTORE,
+	SC_AES_BLOCKS,
+	SC_SHA_BYTES,
+	SC_RNG_BYTES,
+	SC_VIOLATIONS,
+	SC_INTERRUPTS,
+	SC_RNG_FAULTS,
+	SC_VIOLATIONS_EXPECTED,
+	SC_NR
+};
+
+struct sim_cpu_stats {
+	u64 c[SC_NR];
+};
+
+DECLARE_PER_CPU(struct sim_cpu_stats, sim_stats);
+DECLARE_PER_CPU(bool, sim_expect_fault);
+
+static inline void sim_count(enum sim_counter c, u64 n)
+{
+	this_cpu_ptr(&sim_stats)->c[c] += n;
+}
+
+/* ---- knobs (module parameters, also in debugfs) ------------------------ */
+
+extern unsigned int sim_interrupt_rate;	/* per mille of rep instructions */
+extern unsigned int sim_clobber;	/* SIM_CLOBBER_* bits */
+#define SIM_CLOBBER_ECB_RAX	BIT(0)	/* rAX after xcrypt-ecb */
+#define SIM_CLOBBER_SHA_REGS	BIT(1)	/* rAX, rCX, rSI after xsha */
+#define SIM_CLOBBER_SHA_SCRATCH	BIT(2)	/* VIA: 128-byte xsha area after the state */
+extern unsigned int sim_rng_nodata_rate;	/* per mille of xstores */
+extern bool sim_rng_rawbits, sim_rng_strfilt_fail, sim_rng_disabled;
+extern unsigned int sim_rng_dc_bias;
+
+/* ---- execution helpers (padlock-sim.c) --------------------------------- */
+
+/* Outcome of one simulated instruction. */
+enum sim_result {
+	SIM_DONE,		/* executed to the end: resume after it */
+	SIM_INTERRUPTED,	/* stopped part-way: re-execute it */
+	SIM_FAULT,		/* violation: leave it to the kernel (#UD) */
+};
+
+u64 sim_rand64(void);
+/* Number of units to process before a simulated interrupt, or -1 for none. */
+long sim_interrupt_point(unsigned long units);
+/*
+ * Record a violation.  Returns true when the instruction must not be
+ * executed (the default, strict mode), false with on_violation=count.
+ */
+__printf(2, 3) bool sim_violation(struct pt_regs *regs, const char *fmt, ...);
+/* Inaccessible memory: a violation that can never be executed anyway. */
+__printf(2, 3) void sim_fault(struct pt_regs *regs, const char *fmt, ...);
+/* For padlock-simtest: violations on this CPU are deliberate. */
+void padlock_sim_expect_fault(bool on);
+
+static inline bool sim_read(void *dst, unsigned long src, size_t len)
+{
+	return copy_from_kernel_nofault(dst, (const void *)src, len) == 0;
+}
+
+/*
+ * copy_to_kernel_nofault() is not exported to modules: check that the
+ * destination's first and last bytes are mapped (the writes are at most a
+ * page long), then store.  A read-only mapping would still fault here.
+ */
+static inline bool sim_write(unsigned long dst, const void *src, size_t len)
+{
+	u8 probe;
+
+	if (!len)
+		return true;
+	if (!sim_read(&probe, dst, 1) || !sim_read(&probe, dst + len - 1, 1))
+		return false;
+	memcpy((void *)dst, src, len);
+	return true;
+}
+
+/* Garbage for registers and memory the instruction leaves undefined. */
+static inline unsigned long sim_garbage(void)
+{
+	return (unsigned long)sim_rand64();
+}
+
+/* ---- instructions ------------------------------------------------------ */
+
+enum sim_xcrypt_mode { XM_ECB, XM_CBC, XM_CTR, XM_CFB, XM_OFB };
+enum sim_xsha_alg { XS_SHA1, XS_SHA256, XS_SHA384, XS_SHA512 };
+
+enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode);
+enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg);
+enum sim_result sim_xstore(struct pt_regs *regs, bool rep);
+
+/* ---- arithmetic -------------------------------------------------------- */
+
+static inline u32 sim_get_le32(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static inline void sim_put_le32(u32 v, u8 *p)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static inline u32 sim_get_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static inline u64 sim_get_be64(const u8 *p)
+{
+	return (u64)sim_get_be32(p) << 32 | sim_get_be32(p + 4);
+}
+
+#define SIM_AES_MAX_RK	60	/* u32 words: 15 round keys */
+
+void sim_aes_init_tables(void);
+void sim_aes_expand_key(u32 *rk, const u8 *key, unsigned int key_len);
+void sim_aes_invert_schedule(u32 *rk, unsigned int rounds);
+void sim_aes_encrypt(const u32 *rk, unsigned int rounds, u8 *out,
+		     const u8 *in);
+void sim_aes_decrypt(const u32 *dk, unsigned int rounds, u8 *out,
+		     const u8 *in);
+
+void sim_sha1_block(u32 *state, const u8 *block);
+void sim_sha256_block(u32 *state, const u8 *block);
+void sim_sha512_block(u64 *state, const u8 *block);
+
+#endif /* PADLOCK_SIM_H */

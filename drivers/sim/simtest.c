@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-simtest: a test helper for padlock-sim (not a driver).
+ *
+ * It issues the PadLock instructions with its own inline assembly so that
+ * selftests/padlock/sim.sh can check the simulator against known answers
+ * and exercise its violation paths.  A request written to
+ * /sys/kernel/debug/padlock-simtest/exec describes one instruction (opcode,
+ * register values, operand placement, key/IV/state/data); reading the file
+ * returns the registers and memory the instruction left behind.  Every
+ * instruction runs under an exception-table fixup, so a violation (the
+ * simulator leaves the instruction as an invalid opcode) comes back as
+ * "faulted" instead of an oops.
+ *
+ * Layout of request and result: struct simtest_req / simtest_res below,
+ * little-endian, mirrored by selftests/padlock/lib/simtest.py.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+#include <linux/gfp.h>
+#include <asm/asm.h>
+
+void padlock_sim_expect_fault(bool on);
+
+#define SIMTEST_MAGIC	0x54534c50	/* "PLST" */
+#define SIMTEST_MAX_DATA 8192
+
+enum simtest_op {
+	ST_XSTORE, ST_REP_XSTORE,
+	ST_ECB, ST_CBC, ST_CTR, ST_CFB, ST_OFB,
+	ST_SHA1, ST_SHA256, ST_SHA384, ST_SHA512,
+	ST_F2_ECB,	/* F2 0F A7 C8: undefined */
+	ST_MONTMUL,	/* F3 0F A6 C0: not modelled */
+	ST_NR
+};
+
+#define STF_EXPECT_FAULT	BIT(0)	/* tell the sim the fault is deliberate */
+#define STF_PAGE_END		BIT(1)	/* input ends at the end of a page */
+#define STF_UNMAPPED		BIT(2)	/* input in an unmapped guard page */
+#define STF_IN_PLACE		BIT(3)	/* output = input */
+#define STF_RAX_IS_PTR		BIT(4)	/* rax = IV buffer (else req.rax) */
+
+struct simtest_req {
+	__le32 magic, op, flags, data_len;
+	__le64 rcx, rax, rdx;
+	__le32 in_off, out_off, key_off, cw_off, iv_off, state_off;
+	u8 cword[16];
+	u8 key[256];
+	u8 iv[16];
+	u8 state[128];
+	u8 data[];
+} __packed;
+
+struct simtest_res {
+	__le32 magic, faulted;
+	__le64 rsi_adv, rdi_adv, rcx, rax, rdx, rbx;
+	__le64 rax_minus_iv, rax_minus_out;
+	u8 iv[16];
+	u8 state[160];
+	u8 data[];
+} __packed;
+
+static DEFINE_MUTEX(st_lock);
+static struct simtest_res *st_res;
+static size_t st_res_len;
+
+/* One asm per encoding: the opcode bytes are literal. */
+#define PL_EXEC(bytes)							\
+	asm volatile("1:	.byte " bytes "\n"				\
+		     "	movl $0, %[f]\n"				\
+		     "2:\n"						\
+		     _ASM_EXTABLE(1b, 2b)				\
+		     : [f] "+m"(faulted), "+S"(si), "+D"(di), "+c"(cx),	\
+		       "+a"(ax), "+d"(dx), "+b"(bx)			\
+		     : : "memory", "cc")
+
+static int st_exec(unsigned int op, unsigned long *regs6)
+{
+	unsigned long si = regs6[0], di = regs6[1], cx = regs6[2];
+	unsigned long ax = regs6[3], dx = regs6[4], bx = regs6[5];
+	int faulted = 1;
+
+	switch (op) {
+	case ST_XSTORE:
+		PL_EXEC("0x0f,0xa7,0xc0");
+		break;
+	case ST_REP_XSTORE:
+		PL_EXEC("0xf3,0x0f,0xa7,0xc0");
+		break;
+	case ST_ECB:
+		PL_EXEC("0xf3,0x0f,0xa7,0xc8");
+		break;
+	case ST_CBC:
+		PL_EXEC("0xf3,0x0f,0xa7,0xd0");
+		break;
+	case ST_CTR:
+		PL_EXEC("0xf3,0x0f,0xa7,0xd8");
+		break;
+	case ST_CFB:
+		PL_EXEC("0xf3,0x0f,0xa7,0xe0");
+		break;
+	case ST_OFB:
+		PL_EXEC("0xf3,0x0f,0xa7,0xe8");
+		break;
+	case ST_SHA1:
+		PL_EXEC("0xf3,0x0f,0xa6,0xc8");
+		break;
+	case ST_SHA256:
+		PL_EXEC("0xf3,0x0f,0xa6,0xd0");
+		break;
+	case ST_SHA384:
+		PL_EXEC("0xf3,0x0f,0xa6,0xd8");
+		break;
+	case ST_SHA512:
+		PL_EXEC("0xf3,0x0f,0xa6,0xe0");
+		break;
+	case ST_F2_ECB:
+		PL_EXEC("0xf2,0x0f,0xa7,0xc8");
+		break;
+	case ST_MONTMUL:
+		PL_EXEC("0xf3,0x0f,0xa6,0xc0");
+		break;
+	}
+	regs6[0] = si;
+	regs6[1] = di;
+	regs6[2] = cx;
+	regs6[3] = ax;
+	regs6[4] = dx;
+	regs6[5] = bx;
+	return faulted;
+}
+
+static int st_run(const struct simtest_req *req, size_t len)
+{
+	unsigned int op = le32_to_cpu(req->op);
+	unsigned int flags = le32_to_cpu(req->flags);
+	unsigned int dlen = le32_to_cpu(req->data_len);
+	unsigned long regs6[6], in, out, iv, state, cw, key;
+	u8 *data = NULL, *outbuf = NULL, *misc = NULL, *guard = NULL;
+	struct simtest_res *res;
+	int faulted, err = -ENOMEM;
+
+	if (le32_to_cpu(req->magic) != SIMTEST_MAGIC || op >= ST_NR ||
+	    dlen > SIMTEST_MAX_DATA || len != sizeof(*req) + dlen ||
+	    le32_to_cpu(req->in_off) > 64 || le32_to_cpu(req->out_off) > 64 ||
+	    le32_to_cpu(req->key_off) > 15 || le32_to_cpu(req->cw_off) > 15 ||
+	    le32_to_cpu(req->iv_off) > 15 || le32_to_cpu(req->state_off) > 15)
+		return -EINVAL;
+
+	/* 4 pages each: physically contiguous, so an over-read is mapped */
+	data = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	outbuf = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	misc = kzalloc(1024, GFP_KERNEL);
+	guard = vmalloc(PAGE_SIZE);
+	res = kzalloc(sizeof(*res) + dlen, GFP_KERNEL);
+	if (!data || !outbuf || !misc || !guard || !res)
+		goto out;
+
+	if (flags & STF_PAGE_END)
+		in = (unsigned long)data + PAGE_SIZE - round_up(dlen, 16);
+	else
+		in = (unsigned long)data + le32_to_cpu(req->in_off);
+	memcpy((void *)in, req->data, dlen);
+	if (flags & STF_UNMAPPED)
+		in = (unsigned long)guard + PAGE_SIZE;	/* vmalloc guard page */
+	out = (unsigned long)outbuf + le32_to_cpu(req->out_off);
+	memset((void *)out, 0xa5, dlen + 16);
+	if (flags & STF_IN_PLACE)
+		out = in;
+
+	cw = (unsigned long)misc + le32_to_cpu(req->cw_off);
+	iv = (unsigned long)misc + 64 + le32_to_cpu(req->iv_off);
+	key = (unsigned long)misc + 128 + le32_to_cpu(req->key_off);
+	state = (unsigned long)misc + 512 + le32_to_cpu(req->state_off);
+	memcpy((void *)cw, req->cword, 16);
+	memcpy((void *)iv, req->iv, 16);
+	memcpy((void *)key, req->key, 256);
+	memcpy((void *)state, req->state, 128);
+	memset((void *)(state + 128), 0xa5, 32);
+
+	regs6[2] = le64_to_cpu(req->rcx);
+	regs6[4] = le64_to_cpu(req->rdx);
+	regs6[5] = key;
+	regs6[3] = (flags & STF_RAX_IS_PTR) ? iv : le64_to_cpu(req->rax);
+	if (op >= ST_SHA1 && op <= ST_SHA512) {
+		regs6[0] = in;
+		regs6[1] = state;
+	} else if (op == ST_XSTORE || op == ST_REP_XSTORE) {
+		regs6[0] = in;
+		regs6[1] = out;
+	} else {
+		regs6[0] = in;
+		regs6[1] = out;
+		regs6[4] = cw;
+	}
+
+	{
+		unsigned long si0 = regs6[0], di0 = regs6[1];
+
+		preempt_disable();
+		padlock_sim_expect_fault(flags & STF_EXPECT_FAULT);
+		faulted = st_exec(op, regs6);
+		padlock_sim_expect_fault(false);
+		preempt_enable();
+
+		res->magic = cpu_to_le32(SIMTEST_MAGIC);
+		res->faulted = cpu_to_le32(faulted);
+		res->rsi_adv = cpu_to_le64(regs6[0] - si0);
+		res->rdi_adv = cpu_to_le64(regs6[1] - di0);
+	}
+	res->rcx = cpu_to_le64(regs6[2]);
+	res->rax = cpu_to_le64(regs6[3]);
+	res->rdx = cpu_to_le64(regs6[4]);
+	res->rbx = cpu_to_le64(regs6[5] - key);
+	res->rax_minus_iv = cpu_to_le64(regs6[3] - iv);
+	res->rax_minus_out = cpu_to_le64(regs6[3] - out);
+	memcpy(res->iv, (void *)iv, 16);
+	memcpy(res->state, (void *)state, 160);
+	if (!(flags & STF_UNMAPPED))
+		memcpy(res->data, (void *)out, dlen);
+
+	kfree(st_res);
+	st_res = res;
+	st_res_len = sizeof(*res) + dlen;
+	res = NULL;
+	err = 0;
+out:
+	kfree(res);
+	vfree(guard);
+	kfree(misc);
+	free_pages((unsigned long)outbuf, 2);
+	free_pages((unsigned long)data, 2);
+	return err;
+}
+
+static ssize_t exec_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	struct simtest_req *req;
+	int err;
+
+	if (len < sizeof(*req) || len > sizeof(*req) + SIMTEST_MAX_DATA)
+		return -EINVAL;
+	req = memdup_user(ubuf, len);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	mutex_lock(&st_lock);
+	err = st_run(req, len);
+	mutex_unlock(&st_lock);
+	kfree(req);
+	return err ? err : len;
+}
+
+static ssize_t exec_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&st_lock);
+	ret = st_res ? simple_read_from_buffer(ubuf, len, ppos, st_res,
+					       st_res_len) : -ENODATA;
+	mutex_unlock(&st_lock);
+	return ret;
+}
+
+static const struct file_operations exec_fops = {
+	.owner = THIS_MODULE,
+	.write = exec_write,
+	.read = exec_read,
+	.llseek = default_llseek,
+};
+
+static struct dentry *st_dir;
+
+static int __init simtest_init(void)
+{
+	st_dir = debugfs_create_dir("padlock-simtest", NULL);
+	debugfs_create_file("exec", 0600, st_dir, NULL, &exec_fops);
+	pr_info("padlock-sim test helper ready (for tests only)\n");
+	return 0;
+}
+
+static void __exit simtest_exit(void)
+{
+	debugfs_remove_recursive(st_dir);
+	kfree(st_res);
+}
+
+module_init(simtest_init);
+module_exit(simtest_exit);
+
+MODULE_DESCRIPTION("Test helper for padlock-sim: issues PadLock instructions");
+MODULE_LICENSE("GPL");

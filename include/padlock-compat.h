@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences between Linux 5.10 and 7.x, in one place.
+ *
+ * Force-included into every source file by Kbuild (-include), so the module
+ * sources never test kernel versions themselves.  Where distributions
+ * backport an API, Kbuild probes the kernel's headers and passes
+ * PADLOCK_HAVE_* defines (see Kbuild); plain version checks are used only
+ * for changes that nobody backports.
+ *
+ * Sections are keyed on what changed, oldest first.
+ */
+#ifndef PADLOCK_COMPAT_H
+#define PADLOCK_COMPAT_H
+
+/* One log prefix for every module of the project: the module's name. */
+#ifndef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#endif
+
+#include <linux/version.h>
+#include <linux/module.h>
+
+/* ---- supported range -------------------------------------------------- */
+
+#define PADLOCK_NEWEST_TESTED_KERNEL	KERNEL_VERSION(7, 2, 255)
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#error "padlock supports Linux 5.10 and later"
+#endif
+
+#if LINUX_VERSION_CODE > PADLOCK_NEWEST_TESTED_KERNEL && !defined(PADLOCK_UNTESTED_KERNEL_OK)
+#warning "padlock: this kernel is newer than the newest one tested (7.2); check /proc/crypto self-test results before relying on it"
+#endif
+
+/* ---- 6.16-ish: cpuid_eax()/cpuid_edx() moved to <asm/cpuid/api.h> ---- */
+
+#ifdef PADLOCK_HAVE_ASM_CPUID_API_H
+#include <asm/cpuid/api.h>
+#else
+#include <asm/processor.h>
+#endif
+
+/* ---- 5.12: the bare cipher API moved to an internal header + namespace -- */
+
+#ifdef PADLOCK_HAVE_INTERNAL_CIPHER_H
+#include <crypto/internal/cipher.h>
+#endif
+
+/*
+ * 6.13: MODULE_IMPORT_NS() takes a string literal instead of a token.
+ * Kbuild probes include/linux/module.h (PADLOCK_HAVE_IMPORT_NS_STRING).
+ */
+#ifdef PADLOCK_HAVE_IMPORT_NS_STRING
+#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)
+#elif defined(MODULE_IMPORT_NS)
+#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
+#else
+#define PADLOCK_IMPORT_NS(ns)
+#endif
+
+/*
+ * Kernels that moved crypto_cipher into CRYPTO_INTERNAL need modules that
+ * offer or use one to import the namespace.
+ */
+#ifdef PADLOCK_HAVE_INTERNAL_CIPHER_H
+#define PADLOCK_IMPORT_CRYPTO_INTERNAL()	PADLOCK_IMPORT_NS(CRYPTO_INTERNAL)
+#else
+#define PADLOCK_IMPORT_CRYPTO_INTERNAL()
+#endif
+
+/* ---- 5.11: <crypto/sha.h> split into <crypto/sha1.h> + <crypto/sha2.h> */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha.h"
+#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha.h"
+#else
+#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha1.h"
+#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha2.h"
+#endif
+
+/* ---- 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> ------------- */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define PADLOCK_UNALIGNED_H	"asm/unaligned.h"
+#else
+#define PADLOCK_UNALIGNED_H	"linux/unaligned.h"
+#endif
+
+/*
+ * ~6.15/6.16: shash "block-only" partial-block API.  The Crypto API buffers
+ * partial blocks itself, ->update() returns the number of bytes it left
+ * unprocessed, ->finup() may get any length (FINUP_MAX), and the exported
+ * state is the driver's core state followed by the API's block buffer and
+ * its length byte.  Kbuild probes include/crypto/hash.h
+ * (PADLOCK_HAVE_SHASH_BLOCK_ONLY).  Drivers test PADLOCK_SHASH_BLOCK_ONLY
+ * with a plain if (), so that both paths always compile.
+ */
+#ifdef PADLOCK_HAVE_SHASH_BLOCK_ONLY
+#define PADLOCK_SHASH_BLOCK_ONLY	1
+#define PADLOCK_SHASH_BLOCK_FLAGS	(CRYPTO_AHASH_ALG_BLOCK_ONLY | \
+					 CRYPTO_AHASH_ALG_FINUP_MAX)
+#else
+#define PADLOCK_SHASH_BLOCK_ONLY	0
+#define PADLOCK_SHASH_BLOCK_FLAGS	0
+#endif
+
+/*
+ * 6.7: the cfb and ofb templates were removed.  padlock-aes registers
+ * cfb(aes)/ofb(aes) only where the kernel still has them (Kbuild looks at
+ * the kernel's configuration: PADLOCK_HAVE_CFB_OFB_TEMPLATES).
+ */
+#ifdef PADLOCK_HAVE_CFB_OFB_TEMPLATES
+#define PADLOCK_CFB_OFB	1
+#endif
+
+#endif /* PADLOCK_COMPAT_H */

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Side by side with Debian's in-tree padlock_aes under the same simulator in
+# the same VM: for each workload, the sim's xcrypt instruction count (counters
+# reset before each) and the wall time per request.  Asserted: ours never
+# uses more instructions than in-tree.  Times are diagnostics only.
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/aes-lib.sh"
+. "$(dirname "$0")/lib/aes-ipsec-lib.sh"
+
+ktap_header
+aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
+[ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
+[ -r /sys/kernel/debug/padlock-sim/counters ] || ktap_skip_all "needs padlock-sim's instruction counters"
+modprobe -n -q padlock_aes 2>/dev/null || ktap_skip_all "no in-tree padlock_aes module for $PADLOCK_KVER"
+modprobe -q algif_skcipher 2>/dev/null
+
+N=${PADLOCK_AES_CMP_N:-10}
+DM_MB=1
+PINGS=20
+if [ "$PADLOCK_SCALE" = long ]; then N=200; DM_MB=16; PINGS=200; fi
+sizes="16 64 256 1024 4096 16384 65536"
+work=$(mktemp -d)
+DEV=/dev/ram0
+[ -b $DEV ] || modprobe brd rd_nr=1 rd_size=65536 2>/dev/null
+modprobe -q dm_crypt 2>/dev/null
+
+cleanup() {
+	[ -e /dev/mapper/pl-cmp ] && { sync; dmsetup remove --retry pl-cmp; } > /dev/null 2>&1
+	ipsec_down
+	rm -rf "$work"
+	aes_load_ours > /dev/null 2>&1
+}
+trap cleanup EXIT
+
+# measure IMPL: fills $work/IMPL with "workload instructions us_per_request"
+measure() {
+	local impl=$1 mode line sz cnt us ins key spec x0 t0 t1 x1 secs
+	local out="$work/$impl"
+	: > "$out"
+	for mode in ecb cbc; do
+		python3 "$AES_PY" bench "$mode-aes-padlock" $mode "$N" $sizes > "$work/bench" 2>&1 ||
+			ktap_diag "$(cat "$work/bench")"
+		while IFS=, read -r sz cnt us ins; do
+			case "$sz" in [0-9]*) echo "afalg-$mode-$sz $ins $us" >> "$out" ;; esac
+		done < "$work/bench"
+	done
+	if [ -b $DEV ] && command -v dmsetup > /dev/null; then
+		for spec in cbc-essiv xts; do
+			case $spec in
+			cbc-essiv)
+				key=$(head -c 32 /dev/urandom | xxd -p -c 64)
+				c="capi:cbc-aes-padlock-essiv:sha256" ;;
+			xts)
+				key=$(head -c 64 /dev/urandom | xxd -p -c 64)
+				if [ "$impl" = ours ]; then
+					c="capi:xts-aes-padlock-plain64"
+				else
+					c="capi:xts(ecb-aes-padlock)-plain64"
+				fi ;;
+			esac
+			dmsetup create pl-cmp --table "0 65536 crypt $c $key 0 $DEV 0 1 sector_size:4096" || continue
+			dd if=/dev/zero of=/dev/mapper/pl-cmp bs=4096 count=16 oflag=direct status=none
+			for dir in write read; do
+				aes_sim_reset
+				x0=$(aes_xcrypt_total)
+				t0=$(date +%s%N)
+				if [ $dir = write ]; then
+					dd if=/dev/zero of=/dev/mapper/pl-cmp bs=4096 count=$((DM_MB * 256)) oflag=direct status=none
+				else
+					dd if=/dev/mapper/pl-cmp of=/dev/null bs=4096 count=$((DM_MB * 256)) iflag=direct status=none
+				fi
+				t1=$(date +%s%N)
+				x1=$(aes_xcrypt_total)
+				secs=$(( (t1 - t0) / 1000 / (DM_MB * 256) ))
+				echo "dm-$spec-4k-$dir $((x1 - x0)) $secs" >> "$out"
+			done
+			sync
+			dmsetup remove --retry pl-cmp > /dev/null 2>&1
+		done
+	fi
+	if ipsec_modules && ipsec_up "cbc(aes)"; then
+		ktap_diag "$impl: IPsec cbc(aes) -> $(aes_driver_for 'cbc(aes)')"
+		ip netns exec pl-a ping -c 2 -q 10.77.2.2 > /dev/null 2>&1
+		aes_sim_reset
+		x0=$(aes_xcrypt_total)
+		t0=$(date +%s%N)
+		ip netns exec pl-a ping -c $PINGS -i 0.01 -s 1372 -M do -q 10.77.2.2 > /dev/null 2>&1
+		t1=$(date +%s%N)
+		x1=$(aes_xcrypt_total)
+		echo "ipsec-cbc-1400B-ping $((x1 - x0)) $(( (t1 - t0) / 1000 / PINGS ))" >> "$out"
+		ipsec_down
+	fi
+}
+
+for impl in intree ours; do
+	if [ $impl = ours ]; then aes_load_ours; else aes_load_intree; fi
+	if [ "$(aes_which)" != $impl ]; then
+		ktap_fail "load the $impl padlock_aes"
+		ktap_finish
+	fi
+	sleep 2
+	measure $impl
+done
+
+printf '# %-26s %12s %12s %14s %14s\n' workload "in-tree ins" "ours ins" "in-tree us/req" "ours us/req"
+fails=0
+while read -r w ins us; do
+	read -r _ oins ous < <(grep "^$w " "$work/ours")
+	printf '# %-26s %12s %12s %14s %14s\n' "$w" "$ins" "${oins:-?}" "$us" "${ous:-?}"
+	if [ -z "$oins" ] || [ "$oins" -gt "$ins" ]; then
+		fails=$((fails + 1))
+		ktap_diag "ours uses more instructions on $w"
+	fi
+done < "$work/intree"
+n=$(wc -l < "$work/intree")
+if [ "$n" -gt 0 ] && [ $fails = 0 ]; then
+	ktap_pass "ours uses no more PadLock instructions than in-tree on all $n workloads"
+else
+	ktap_fail "ours uses no more PadLock instructions than in-tree ($fails of $n workloads worse)"
+fi
+ktap_finish

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# An ESP tunnel between network namespaces pl-a (10.77.1.1, inner
+# 10.77.2.1) and pl-b (10.77.1.2, inner 10.77.2.2) over veth.
+#
+#   ipsec_modules           load veth/xfrm/esp4 (fails if missing)
+#   ipsec_up ENC            namespaces + SAs (ENC with hmac(sha256)) + policies
+#   ipsec_down              remove everything (always safe to call)
+#   ipsec_sa_bytes          bytes counted by pl-a's SAs
+
+ipsec_modules() {
+	modprobe veth 2>/dev/null
+	modprobe xfrm_user 2>/dev/null
+	modprobe esp4 2>/dev/null
+	ip link add pl-probe0 type veth peer name pl-probe1 2>/dev/null || return 1
+	ip link del pl-probe0
+	return 0
+}
+
+ipsec_down() {
+	ip netns del pl-a 2>/dev/null
+	ip netns del pl-b 2>/dev/null
+	return 0
+}
+
+ipsec_up() {
+	local enc=$1 ekey akey ns spi dir
+	ipsec_down
+	case "$enc" in
+	rfc3686*) ekey=0x$(head -c 20 /dev/urandom | xxd -p -c 64) ;;
+	*) ekey=0x$(head -c 16 /dev/urandom | xxd -p -c 64) ;;
+	esac
+	akey=0x$(head -c 32 /dev/urandom | xxd -p -c 64)
+	ip netns add pl-a && ip netns add pl-b || return 1
+	ip link add pl-va netns pl-a type veth peer name pl-vb netns pl-b || return 1
+	ip -n pl-a addr add 10.77.1.1/24 dev pl-va
+	ip -n pl-b addr add 10.77.1.2/24 dev pl-vb
+	ip -n pl-a addr add 10.77.2.1/32 dev lo
+	ip -n pl-b addr add 10.77.2.2/32 dev lo
+	for ns in pl-a pl-b; do
+		ip -n $ns link set lo up
+	done
+	ip -n pl-a link set pl-va up
+	ip -n pl-b link set pl-vb up
+	ip -n pl-a route add 10.77.2.2/32 via 10.77.1.2 src 10.77.2.1
+	ip -n pl-b route add 10.77.2.1/32 via 10.77.1.1 src 10.77.2.2
+	for ns in pl-a pl-b; do
+		ip -n $ns xfrm state add src 10.77.1.1 dst 10.77.1.2 proto esp spi 0x1001 reqid 1 \
+			mode tunnel enc "$enc" "$ekey" auth-trunc 'hmac(sha256)' "$akey" 128 || return 1
+		ip -n $ns xfrm state add src 10.77.1.2 dst 10.77.1.1 proto esp spi 0x1002 reqid 2 \
+			mode tunnel enc "$enc" "$ekey" auth-trunc 'hmac(sha256)' "$akey" 128 || return 1
+	done
+	ip -n pl-a xfrm policy add src 10.77.2.1/32 dst 10.77.2.2/32 dir out \
+		tmpl src 10.77.1.1 dst 10.77.1.2 proto esp reqid 1 mode tunnel || return 1
+	ip -n pl-a xfrm policy add src 10.77.2.2/32 dst 10.77.2.1/32 dir in \
+		tmpl src 10.77.1.2 dst 10.77.1.1 proto esp reqid 2 mode tunnel || return 1
+	ip -n pl-b xfrm policy add src 10.77.2.2/32 dst 10.77.2.1/32 dir out \
+		tmpl src 10.77.1.2 dst 10.77.1.1 proto esp reqid 2 mode tunnel || return 1
+	ip -n pl-b xfrm policy add src 10.77.2.1/32 dst 10.77.2.2/32 dir in \
+		tmpl src 10.77.1.1 dst 10.77.1.2 proto esp reqid 1 mode tunnel || return 1
+	return 0
+}
+
+ipsec_sa_bytes() {
+	ip -n pl-a -s xfrm state 2>/dev/null |
+		awk '/lifetime current:/ { getline; s += $1 } END { print s + 0 }'
+}

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the padlock-aes tests (source after lib/ktap.sh).
+#
+#   aes_have_ace             the (simulated) CPU has an enabled ACE unit
+#   aes_which                which padlock_aes is loaded: ours|intree|none
+#   aes_load_ours            unload the in-tree padlock_aes if loaded, insmod ours
+#   aes_load_intree          unload ours if loaded, modprobe Debian's padlock_aes
+#   aes_unload               unload whichever padlock_aes is loaded
+#   aes_refcnt DRIVER        /proc/crypto refcnt of a driver (empty if absent)
+#   aes_driver_for NAME      highest-priority tested driver for a cra_name
+#   aes_xcrypt_total         sum of the sim's xcrypt_* counters
+#   aes_sim_reset            zero the sim's counters
+#   aes_generic              aes-generic or aes-lib (the kernel's C cipher)
+
+AES_PY="$(dirname "${BASH_SOURCE[0]}")/aes_afalg.py"
+
+aes_have_ace() {
+	local flags
+	flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+	case "$flags" in *" ace "*) ;; *) return 1 ;; esac
+	case "$flags" in *" ace_en "*) return 0 ;; esac
+	return 1
+}
+
+aes_which() {
+	if [ ! -d /sys/module/padlock_aes ]; then
+		echo none
+	elif grep -q O /sys/module/padlock_aes/taint 2>/dev/null; then
+		echo ours
+	else
+		echo intree
+	fi
+}
+
+aes_unload() {
+	local i
+	for i in 1 2 3 4 5; do
+		[ -d /sys/module/padlock_aes ] || return 0
+		rmmod padlock_aes 2>/dev/null && return 0
+		sleep 1
+	done
+	return 1
+}
+
+aes_load_ours() {
+	[ "$(aes_which)" = ours ] && return 0
+	aes_unload || return 1
+	insmod "$PADLOCK_KO_DIR/padlock-aes.ko" "$@"
+}
+
+aes_load_intree() {
+	[ "$(aes_which)" = intree ] && return 0
+	aes_unload || return 1
+	modprobe padlock_aes
+}
+
+aes_refcnt() {
+	awk -v d="$1" '
+		/^driver/ { cur = $3 }
+		/^refcnt/ && cur == d { print $3; exit }' /proc/crypto
+}
+
+aes_driver_for() {
+	awk -v n="$1" '
+		/^name/ { name = $3 }
+		/^driver/ { drv = $3 }
+		/^priority/ { prio = $3 }
+		/^selftest/ { st = $3 }
+		/^$/ { if (name == n && st != "unknown" && prio + 0 > best) { best = prio + 0; bd = drv }
+		       name = drv = st = ""; prio = 0 }
+		END { print bd }' /proc/crypto
+}
+
+aes_xcrypt_total() {
+	local f=/sys/kernel/debug/padlock-sim/counters
+	[ -r "$f" ] || { echo 0; return; }
+	awk '$1 ~ /^xcrypt_/ { s += $2 } END { print s + 0 }' "$f"
+}
+
+aes_sim_reset() {
+	local f=/sys/kernel/debug/padlock-sim/reset
+	[ -w "$f" ] && echo 1 > "$f"
+	return 0
+}
+
+aes_generic() {
+	if grep -q '^driver *: aes-generic$' /proc/crypto || modprobe aes_generic 2>/dev/null; then
+		grep -q '^driver *: aes-generic$' /proc/crypto && { echo aes-generic; return; }
+	fi
+	grep -q '^driver *: aes-lib$' /proc/crypto && { echo aes-lib; return; }
+	echo aes-generic
+}
+
+# aes_py ARGS...: run the python helper and turn RESULT lines into KTAP
+aes_py() {
+	local line st desc reason
+	while IFS= read -r line; do
+		case "$line" in
+		"RESULT "*)
+			line=${line#RESULT }
+			st=${line%% *}
+			desc=${line#* }
+			reason=
+			case "$desc" in *" # "*) reason=${desc#* # }; desc=${desc%% # *} ;; esac
+			case "$st" in
+			pass) ktap_pass "$desc" ;;
+			skip) ktap_skip "$desc" "$reason" ;;
+			*) [ -n "$reason" ] && ktap_diag "$reason"; ktap_fail "$desc" ;;
+			esac
+			;;
+		"RC "*)
+			[ "${line#RC }" = 0 ] || ktap_fail "aes_afalg.py $1 finished (exit ${line#RC })"
+			;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done < <(python3 "$AES_PY" "$@" 2>&1; echo "RC $?")
+}

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+# KTAP output for the padlock selftests (our own; source it from a test).
+#
+#   ktap_header                 print the version line
+#   ktap_plan N                 print the plan (optional; printed at the end otherwise)
+#   ktap_pass DESC | ktap_fail DESC | ktap_skip DESC REASON
+#   ktap_check DESC CMD...      run CMD; pass on exit 0, fail (with its output as diagnostics) otherwise
+#   ktap_diag TEXT              a "# " diagnostic line
+#   ktap_skip_all REASON        skip the whole test program (exit 4)
+#   ktap_finish                 totals line; exit 0 (pass), 1 (any failure) or 4 (everything skipped)
+
+KTAP_NUM=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLANNED=0
+KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+
+ktap_header() { echo "TAP version 13"; }
+ktap_plan() { echo "1..$1"; KTAP_PLANNED=1; }
+ktap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+ktap_pass() { KTAP_NUM=$((KTAP_NUM + 1)); KTAP_PASS=$((KTAP_PASS + 1)); echo "ok $KTAP_NUM $1"; }
+ktap_fail() { KTAP_NUM=$((KTAP_NUM + 1)); KTAP_FAIL=$((KTAP_FAIL + 1)); echo "not ok $KTAP_NUM $1"; }
+ktap_skip() { KTAP_NUM=$((KTAP_NUM + 1)); KTAP_SKIP=$((KTAP_SKIP + 1)); echo "ok $KTAP_NUM $1 # SKIP $2"; }
+ktap_check() {
+	local desc=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ $rc = 0 ]; then
+		ktap_pass "$desc"
+	else
+		[ -n "$out" ] && ktap_diag "$out"
+		ktap_diag "exit status $rc"
+		ktap_fail "$desc"
+	fi
+}
+ktap_skip_all() { echo "1..0 # SKIP $1"; exit $KSFT_SKIP; }
+ktap_finish() {
+	[ $KTAP_PLANNED = 1 ] || echo "1..$KTAP_NUM"
+	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	[ $KTAP_FAIL -gt 0 ] && exit $KSFT_FAIL
+	[ $KTAP_PASS = 0 ] && [ $KTAP_SKIP -gt 0 ] && exit $KSFT_SKIP
+	exit $KSFT_PASS
+}
+
+# Environment every test may use (tools/vm/run sets these in the guest;
+# defaults make a test runnable by hand on a PadLock machine too).
+: "${PADLOCK_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}"
+: "${PADLOCK_KO_DIR:=$PADLOCK_TOP}"
+: "${PADLOCK_PROFILE:=none}"
+: "${PADLOCK_SCALE:=small}"
+: "${PADLOCK_KVER:=$(uname -r)}"
+
+# padlock_insmod NAME [PARAMS...]: load our module NAME from PADLOCK_KO_DIR.
+padlock_insmod() {
+	local m=$1
+	shift
+	insmod "$PADLOCK_KO_DIR/$m.ko" "$@"
+}
+
+# padlock_rmmod NAME...: unload modules that are loaded (in-tree or ours).
+padlock_rmmod() {
+	local m
+	for m in "$@"; do
+		m=${m//-/_}
+		[ -d "/sys/module/$m" ] && rmmod "$m"
+	done
+	return 0
+}
+
+# sim_counter NAME: total of a padlock-sim counter (empty without the sim).
+sim_counter() {
+	local f=/sys/kernel/debug/padlock-sim/counters
+	[ -r "$f" ] && awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Each driver module loads where its PadLock unit exists and refuses with
+# ENODEV and exactly one log line where it does not; its CPU-feature
+# modalias matches this CPU exactly when the unit exists (udev autoload).
+. "$(dirname "$0")/lib/ktap.sh"
+
+ktap_header
+
+# unit present on this (simulated) CPU?  from /proc/cpuinfo flags
+flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+has() { case "$flags" in *" $1 "*) return 0 ;; esac; return 1; }
+unit_of() {
+	case "$1" in
+	padlock-aes) has ace && has ace_en ;;
+	padlock-sha) has phe && has phe_en ;;
+	padlock-rng) has rng && has rng_en ;;
+	esac
+}
+
+if [ "$PADLOCK_PROFILE" = none ]; then
+	if [ -d /sys/module/padlock_sim ]; then
+		ktap_fail "no simulator loaded on a plain CPU"
+	else
+		ktap_pass "no simulator loaded on a plain CPU"
+	fi
+else
+	if grep -q "SIMULATED PadLock CPU" <(dmesg); then
+		ktap_pass "padlock-sim announced itself ($PADLOCK_PROFILE)"
+	else
+		ktap_fail "padlock-sim announced itself ($PADLOCK_PROFILE)"
+	fi
+fi
+
+modalias=$(cat /sys/devices/system/cpu/modalias 2>/dev/null)
+for m in padlock-aes padlock-sha padlock-rng; do
+	ko="$PADLOCK_KO_DIR/$m.ko"
+	mod=${m//-/_}
+	padlock_rmmod "$m"
+	if [ ! -e "$ko" ]; then
+		ktap_fail "$m: module built for $PADLOCK_KVER"
+		continue
+	fi
+	if unit_of "$m"; then want=load; else want=refuse; fi
+
+	# autoload: one of the module's x86cpu aliases matches this CPU
+	# exactly when the unit is there (fnmatch, as modprobe does)
+	match=$(modinfo -F alias "$ko" | grep '^cpu:' | python3 -c '
+import fnmatch, sys
+ma = sys.argv[1]
+print("yes" if any(fnmatch.fnmatchcase(ma, a.strip()) for a in sys.stdin if a.strip()) else "no")
+' "$modalias")
+	if { [ $want = load ] && [ "$match" = yes ]; } || { [ $want = refuse ] && [ "$match" = no ]; }; then
+		ktap_pass "$m: CPU modalias match=$match (unit $want)"
+	else
+		ktap_diag "cpu modalias: $modalias" "module aliases: $(modinfo -F alias "$ko" | grep '^cpu:' | tr '\n' ' ')"
+		ktap_fail "$m: CPU modalias match=$match (unit $want)"
+	fi
+
+	dmesg -C
+	out=$(insmod "$ko" 2>&1); rc=$?
+	log=$(dmesg | grep -E "^(\[[ 0-9.]+\] )?$mod: " | grep -v 'module verification failed\|loading out-of-tree' || true)
+	if [ $want = load ]; then
+		if [ $rc = 0 ] && [ -d "/sys/module/$mod" ]; then
+			ktap_pass "$m: loads on $PADLOCK_PROFILE"
+		else
+			ktap_diag "$out" "$log"
+			ktap_fail "$m: loads on $PADLOCK_PROFILE"
+		fi
+		if rmmod "$mod" 2>/dev/null; then
+			ktap_pass "$m: unloads when idle"
+		else
+			ktap_fail "$m: unloads when idle"
+		fi
+	else
+		lines=$(printf '%s' "$log" | grep -c . || true)
+		if [ $rc != 0 ] && echo "$out" | grep -q "No such device" && [ "$lines" = 1 ]; then
+			ktap_pass "$m: refuses with ENODEV and one log line on $PADLOCK_PROFILE"
+		else
+			ktap_diag "insmod: $out" "log ($lines lines): $log"
+			padlock_rmmod "$m"
+			ktap_fail "$m: refuses with ENODEV and one log line on $PADLOCK_PROFILE"
+		fi
+	fi
+done
+ktap_finish

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# padlock-rng: the hwrng "padlock" registers next to the in-tree via-rng,
+# becomes rng_current, /dev/hwrng delivers, rngtest (FIPS 140-2) passes
+# within the expected failure rate, every injected RNG status failure
+# (padlock-sim knobs) yields no data and a counted failure and reads recover
+# once it clears, unload/reload idle and while /dev/hwrng is being read, and
+# PadLock instructions per byte next to via-rng (ours must not use more).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap.sh
+. "$here/lib/ktap.sh"
+
+ktap_header
+
+HW=/sys/class/misc/hw_random
+SIM=/sys/kernel/debug/padlock-sim
+PARAMS=/sys/module/padlock_rng/parameters
+
+if [ "$PADLOCK_SCALE" = long ]; then
+	blocks=1000
+else
+	blocks=40
+fi
+
+rng_insns() {
+	local a b
+	a=$(sim_counter xstore)
+	b=$(sim_counter rep_xstore)
+	echo $((${a:-0} + ${b:-0}))
+}
+
+# read_hwrng BYTES: bytes actually delivered by /dev/hwrng (never blocks long).
+read_hwrng() {
+	timeout 60 dd if=/dev/hwrng bs="$1" count=1 iflag=fullblock 2>/dev/null | wc -c
+}
+
+set_current() {
+	echo "$1" > $HW/rng_current 2>/dev/null
+	[ "$(cat $HW/rng_current)" = "$1" ]
+}
+
+[ -d $HW ] || ktap_skip_all "kernel without the hw_random core"
+padlock_rmmod padlock_rng via_rng
+if ! err=$(padlock_insmod padlock-rng 2>&1); then
+	msg=$(dmesg | grep 'padlock_rng:' | tail -n1)
+	ktap_skip_all "padlock-rng does not load on profile $PADLOCK_PROFILE: $err ${msg#*] }"
+fi
+ktap_diag "$(dmesg | grep 'padlock_rng:' | tail -n1 | sed 's/^\[[^]]*\] //')"
+
+if grep -qw padlock $HW/rng_available; then
+	ktap_pass "hwrng padlock registered ($(cat $HW/rng_available))"
+else
+	ktap_fail "hwrng padlock registered ($(cat $HW/rng_available))"
+fi
+cur=$(cat $HW/rng_current)
+ktap_diag "rng_current after loading: $cur$( [ -r $HW/rng_quality ] && echo ", rng_quality $(cat $HW/rng_quality)")"
+if set_current padlock; then
+	ktap_pass "padlock is rng_current"
+else
+	ktap_fail "padlock is rng_current ($(cat $HW/rng_current))"
+fi
+
+f0=$(cat $PARAMS/failures)
+n=$(read_hwrng 4096)
+if [ "$n" = 4096 ] && [ "$(cat $PARAMS/failures)" = "$f0" ]; then
+	ktap_pass "/dev/hwrng delivers 4096 bytes, no failures"
+else
+	ktap_fail "/dev/hwrng delivers 4096 bytes ($n, failures $f0 -> $(cat $PARAMS/failures))"
+fi
+a=$(timeout 30 dd if=/dev/hwrng bs=64 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')
+b=$(timeout 30 dd if=/dev/hwrng bs=64 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')
+if [ ${#a} = 128 ] && [ "$a" != "$b" ] && [ "$a" != "$(printf '0%.0s' $(seq 128))" ]; then
+	ktap_pass "two reads differ and are not zero"
+else
+	ktap_fail "two reads differ and are not zero ($a / $b)"
+fi
+
+# ---- FIPS 140-2 ---------------------------------------------------------------
+if command -v rngtest > /dev/null; then
+	out=$(timeout 600 dd if=/dev/hwrng bs=2500 count=$((blocks + 1)) iflag=fullblock 2>/dev/null |
+	      rngtest -c "$blocks" 2>&1)
+	fails=$(sed -n 's/.*FIPS 140-2 failures: *\([0-9]*\).*/\1/p' <<< "$out")
+	succ=$(sed -n 's/.*FIPS 140-2 successes: *\([0-9]*\).*/\1/p' <<< "$out")
+	ktap_diag "rngtest: $blocks blocks of 2500 bytes: successes ${succ:-?}, failures ${fails:-?}"
+	# A good source fails ~0.08% of blocks; allow 1% + 2.
+	if [ -n "$fails" ] && [ $((succ + fails)) = "$blocks" ] &&
+	   [ "$fails" -le $((blocks / 100 + 2)) ]; then
+		ktap_pass "rngtest FIPS 140-2 over $blocks blocks"
+	else
+		ktap_diag "$out"
+		ktap_fail "rngtest FIPS 140-2 over $blocks blocks"
+	fi
+else
+	ktap_skip "rngtest FIPS 140-2" "rngtest (rng-tools5) not installed"
+fi
+
+# ---- injected status failures ----------------------------------------------------
+if [ -w $SIM/rng_rawbits ]; then
+	for knob in rng_rawbits=1 rng_dc_bias=3 rng_strfilt_fail=1 rng_disabled=1; do
+		k=${knob%=*} v=${knob#*=}
+		f0=$(cat $PARAMS/failures)
+		echo "$v" > $SIM/$k
+		got=$(read_hwrng 512)
+		f1=$(cat $PARAMS/failures)
+		echo 0 > $SIM/$k
+		after=$(read_hwrng 256)
+		# The core hands out at most one buffer (<= 64 bytes) left over
+		# from before the fault; nothing of the faulty state.
+		if [ "$got" -le 64 ] && [ "$f1" -gt "$f0" ] && [ "$after" = 256 ]; then
+			ktap_pass "$k: no data ($got bytes, all from before), failures $f0 -> $f1, recovers"
+		else
+			ktap_fail "$k: got $got bytes, failures $f0 -> $f1, after clearing $after bytes"
+		fi
+	done
+else
+	ktap_skip "injected RNG status failures" "padlock-sim has no rng_* knobs"
+fi
+
+# ---- unload / reload ---------------------------------------------------------------
+if padlock_rmmod padlock_rng && padlock_insmod padlock-rng && set_current padlock &&
+   [ "$(read_hwrng 256)" = 256 ]; then
+	ktap_pass "unload and reload while idle"
+else
+	ktap_fail "unload and reload while idle"
+fi
+timeout 120 dd if=/dev/hwrng of=/dev/null bs=64 count=1000000 2>/dev/null &
+reader=$!
+sleep 2
+if padlock_rmmod padlock_rng && [ ! -d /sys/module/padlock_rng ]; then
+	ktap_pass "unload while /dev/hwrng is being read"
+else
+	ktap_fail "unload while /dev/hwrng is being read"
+fi
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+if padlock_insmod padlock-rng && set_current padlock && [ "$(read_hwrng 256)" = 256 ]; then
+	ktap_pass "reload after an unload under load"
+else
+	ktap_fail "reload after an unload under load"
+fi
+
+# ---- next to the in-tree via-rng -----------------------------------------------------
+if [ -r $SIM/counters ] && modprobe via_rng 2>/dev/null && grep -qw via $HW/rng_available; then
+	ktap_pass "coexists with in-tree via-rng ($(cat $HW/rng_available))"
+	nbytes=16384
+	declare -A per ms
+	for r in via padlock; do
+		set_current $r || continue
+		read_hwrng 64 > /dev/null
+		i0=$(rng_insns)
+		t0=$(date +%s%N)
+		got=$(read_hwrng $nbytes)
+		t1=$(date +%s%N)
+		i1=$(rng_insns)
+		per[$r]=$(awk -v d=$((i1 - i0)) -v n="$got" 'BEGIN { printf "%.4f", n ? d / n : -1 }')
+		ms[$r]=$(( (t1 - t0) / 1000000 ))
+		ktap_diag "$r: $got bytes, $((i1 - i0)) xstore/rep xstore, ${per[$r]} per byte, ${ms[$r]} ms"
+	done
+	if [ -n "${per[via]}" ] && [ -n "${per[padlock]}" ] &&
+	   awk -v o="${per[padlock]}" -v t="${per[via]}" 'BEGIN { exit !(o >= 0 && o <= t) }'; then
+		ktap_pass "ours uses no more PadLock instructions per byte than via-rng"
+	else
+		ktap_fail "ours uses no more PadLock instructions per byte than via-rng (${per[padlock]} vs ${per[via]})"
+	fi
+	padlock_rmmod via_rng
+	set_current padlock
+else
+	ktap_skip "side by side with via-rng" "in-tree via_rng does not load here, or no sim counters"
+fi
+
+v=$(sim_counter violations)
+if [ "${v:-0}" = 0 ]; then ktap_pass "padlock-sim violations: 0"; else ktap_fail "padlock-sim violations: $v"; fi
+ktap_finish

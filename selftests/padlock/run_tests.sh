@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Standalone runner (no kernel tree needed): runs the test programs of this
+# directory, or those named, and prints KTAP with each program's results
+# nested under it, as the kselftest runner does.
+#
+# usage: run_tests.sh [-t NAME]... ; PADLOCK_* variables: see lib/ktap.sh
+cd "$(dirname "$0")" || exit 1
+progs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-t) progs+=("$2"); shift 2 ;;
+	*) progs+=("$1"); shift ;;
+	esac
+done
+if [ ${#progs[@]} = 0 ]; then
+	# every program of the Makefile, then final.sh (the whole-run checks)
+	read -r -a progs <<< "$(sed -n 's/^TEST_PROGS *:= *//p' Makefile | sed 's/final.sh//')"
+	progs+=(final.sh)
+fi
+timeout=$(sed -n 's/^timeout=//p' settings)
+echo "TAP version 13"
+echo "1..${#progs[@]}"
+n=0 fail=0
+for p in "${progs[@]}"; do
+	n=$((n + 1))
+	echo "# selftests: padlock: $p"
+	timeout -k 10 "${timeout:-600}" "./$p" 2>&1 | sed 's/^/  /'
+	rc=${PIPESTATUS[0]}
+	case $rc in
+	0) echo "ok $n selftests: padlock: $p" ;;
+	4) echo "ok $n selftests: padlock: $p # SKIP" ;;
+	124) echo "not ok $n selftests: padlock: $p # TIMEOUT ${timeout}s"; fail=1 ;;
+	*) echo "not ok $n selftests: padlock: $p # exit=$rc"; fail=1 ;;
+	esac
+done
+exit $fail

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# padlock-sha: registration, self-tests, selection, NIST CAVP vectors,
+# differential tests against the generic drivers (random messages up to
+# 1 MiB, random update splits, export/import mid-stream), hmac over our
+# drivers (random keys, 0-byte and 1 MiB keys), all through AF_ALG.
+# PADLOCK_SCALE=long: 100,000 random messages per algorithm.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap.sh
+. "$here/lib/ktap.sh"
+PY=(python3 "$here/lib/sha_afalg.py")
+
+ktap_header
+
+case "$PADLOCK_PROFILE" in
+c3) ktap_skip_all "profile c3 (VIA C3 Nehemiah) has no PHE hash engine" ;;
+esac
+if [ "$PADLOCK_SCALE" = long ]; then
+	ndiff=100000 nhmac=2000 monte=100
+else
+	ndiff=100 nhmac=20 monte=2
+fi
+
+# pyrun DESC CMD...: one KTAP result from a sha_afalg.py run; its output is
+# kept as diagnostics either way (counts, seeds); exit 2 means "cannot test".
+pyrun() {
+	local desc=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	[ -n "$out" ] && ktap_diag "$out"
+	case $rc in
+	0) ktap_pass "$desc" ;;
+	2) ktap_skip "$desc" "test setup failed (see above)" ;;
+	*) ktap_fail "$desc" ;;
+	esac
+}
+
+# proc_field DRIVER FIELD: a field of DRIVER's /proc/crypto entry.
+proc_field() {
+	awk -v d="$1" -v f="$2" -F' *: ' '
+		$1 == "driver" { cur = $2 }
+		$1 == f && cur == d { print $2; exit }' /proc/crypto
+}
+
+# best_driver NAME: the highest-priority driver of NAME (what users get).
+best_driver() {
+	awk -v n="$1" -F' *: ' '
+		$1 == "name" { name = $2 }
+		$1 == "driver" { drv = $2 }
+		$1 == "priority" && name == n && $2 + 0 > best { best = $2 + 0; b = drv }
+		END { print b }' /proc/crypto
+}
+
+modprobe af_alg 2>/dev/null
+modprobe algif_hash 2>/dev/null
+padlock_rmmod padlock_sha
+
+if ! err=$(padlock_insmod padlock-sha 2>&1); then
+	msg=$(dmesg | grep 'padlock_sha:' | tail -n1)
+	ktap_skip_all "padlock-sha does not load on profile $PADLOCK_PROFILE: $err ${msg#*] }"
+fi
+ktap_diag "$(dmesg | grep 'padlock_sha:' | sed 's/^\[[^]]*\] //')"
+sleep 1	# let the self-tests (run asynchronously on some kernels) finish
+
+xsha_total() {
+	local t=0 c v
+	for c in xsha1 xsha256 xsha384 xsha512; do
+		v=$(sim_counter "$c")
+		t=$((t + ${v:-0}))
+	done
+	echo "$t"
+}
+insn0=$(xsha_total)
+
+algs=(sha1 sha224 sha256)
+case "$PADLOCK_PROFILE" in
+zhaoxin) algs+=(sha384 sha512) ;;
+esac
+for a in sha384 sha512; do
+	if [ "$PADLOCK_PROFILE" != zhaoxin ] && [ -n "$(proc_field "$a-padlock" name)" ]; then
+		ktap_fail "$a-padlock registered on a CPU without PHE2 ($PADLOCK_PROFILE)"
+	fi
+done
+
+for a in "${algs[@]}"; do
+	drv=$a-padlock
+	st=$(proc_field "$drv" selftest)
+	if [ -z "$(proc_field "$drv" name)" ]; then
+		ktap_fail "$drv registered"
+		continue
+	fi
+	if [ "$st" = passed ]; then
+		ktap_pass "$drv self-test: passed"
+	else
+		ktap_fail "$drv self-test: ${st:-missing}"
+	fi
+	best=$(best_driver "$a")
+	if [ "$best" = "$drv" ]; then
+		ktap_pass "$a resolves to $drv (priority $(proc_field "$drv" priority))"
+	else
+		ktap_fail "$a resolves to $best, not $drv"
+	fi
+	pyrun "$drv NIST CAVP Short/Long/Monte" "${PY[@]}" cavp "$a" "$drv" "$monte"
+	pyrun "$drv differential (splits, export/import)" "${PY[@]}" diff "$a" "$drv" "$ndiff" 1048576
+	pyrun "hmac($drv) vs hmac(generic)" "${PY[@]}" hmac "$a" "$drv" "$nhmac"
+done
+
+if [ -n "$(sim_counter violations)" ]; then
+	insn=$(($(xsha_total) - insn0))
+	if [ "$insn" -gt 0 ]; then
+		ktap_pass "the hash engine did the work: $insn PadLock xsha instructions"
+	else
+		ktap_fail "the hash engine did the work: no xsha instruction executed"
+	fi
+fi
+v=$(sim_counter violations)
+if [ -n "$v" ]; then
+	if [ "$v" = 0 ]; then ktap_pass "padlock-sim violations: 0"; else ktap_fail "padlock-sim violations: $v"; fi
+fi
+ktap_finish

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * padlock-bench: what the PadLock drivers buy for AF_ALG, dm-crypt and IPsec
+ * compared with the generic AES/SHA drivers of the running kernel.
+ */
+#ifndef PADLOCK_BENCH_H
+#define PADLOCK_BENCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <signal.h>
+
+/* the kernel's spellings, for checkpatch and for readers of kernel code */
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
+#define __packed	__attribute__((packed))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+typedef uint8_t u8;
+typedef uint32_t u32;
+
+#define PB_VERSION "0.1"
+
+/* exit statuses */
+#define EXIT_RUNTIME	1	/* a measurement or a check failed */
+#define EXIT_ENV	2	/* usage, privileges, missing program/module/driver */
+#define EXIT_SIGNAL	130	/* interrupted (SIGINT/SIGTERM) */
+
+struct options {
+	int quick;
+	int runs;		/* repetitions per afalg measurement */
+	int time_ms;		/* minimum duration of one repetition */
+	int fio_seconds;
+	int iperf_seconds;
+	int ram_mib;
+	const char *json_file;
+	const char *csv_file;
+	const char *plot_file;
+	const char *drivers[32];	/* --driver: restrict to these */
+	int ndrivers;
+	const char *path;	/* --path: force an AF_ALG access path */
+	int verbose;
+};
+
+extern struct options opt;
+extern atomic_int stop_requested;
+
+/* One line of /proc/crypto */
+struct calg {
+	char name[128];
+	char driver[128];
+	char module[64];
+	char type[32];
+	int priority;
+	int internal;
+	int selftest_ok;
+};
+
+struct crypto_list {
+	struct calg *a;
+	int n;
+};
+
+/* One measurement result: a line of the report */
+struct row {
+	char test[12];		/* afalg, dmcrypt, ipsec */
+	char alg[64];		/* cbc(aes), sha256, aes-xts-plain64, ... */
+	int keybits;
+	char op[16];		/* encrypt, decrypt, digest, write, read, tcp, udp */
+	char driver[160];	/* driver name as in /proc/crypto */
+	char pinned[160];	/* the name that was asked for */
+	char module[64];
+	int priority;
+	int padlock;
+	int baseline;
+	long size;		/* request size in bytes */
+	char path[16];		/* AF_ALG access path */
+	int runs;
+	double mbps, mbps_min, mbps_max;	/* 10^6 bytes per second */
+	double ops;		/* operations (requests, packets) per second */
+	double cpu_ns_per_byte;	/* CPU time per byte (0: not measured) */
+	double cpu_pct;		/* CPU use in percent (dmcrypt, ipsec) */
+	char extra[256];	/* test specific, JSON object members */
+};
+
+/* util.c */
+void die(int status, const char *fmt, ...) __printf(2, 3) __noreturn;
+void notice(const char *fmt, ...) __printf(1, 2);
+void progress(const char *fmt, ...) __printf(1, 2);
+void progress_done(void);
+void *xcalloc(size_t n, size_t sz);
+char *xstrdup(const char *s);
+double now_s(void);
+double cpu_s(void);
+void fill_random(void *buf, size_t len);
+int cmp_double(const void *a, const void *b);
+void check_stop(void);
+
+typedef void (*cleanup_fn)(void *arg);
+void cleanup_push(const char *what, cleanup_fn fn, void *arg);
+void cleanup_pop_run(const char *what);
+void cleanup_all(void);
+void install_signals(void);
+
+int have_program(const char *prog);
+void need_program(const char *prog, const char *package);
+void need_root(const char *what);
+int run_cmd(char **out, const char *fmt, ...) __printf(2, 3);
+int run_argv(char **out, char *const argv[]);
+const char *run_stderr(void);
+int module_loaded(const char *mod);
+int need_module(const char *mod, const char *params);
+
+int crypto_read(struct crypto_list *l);
+void crypto_free(struct crypto_list *l);
+const struct calg *crypto_find_driver(const struct crypto_list *l, const char *driver);
+const struct calg *crypto_resolve(const char *pinned, struct crypto_list *l);
+int is_padlock_driver(const char *driver);
+
+extern char sys_kernel[128], sys_cpu[160], sys_profile[64];
+void sysinfo_read(void);
+
+/* tiny JSON reader (fio, iperf3 output) */
+struct jval;
+struct jval *json_parse(const char *text);
+void json_free(struct jval *v);
+const struct jval *json_get(const struct jval *v, const char *path);
+double json_num(const struct jval *v, const char *path, double dflt);
+const char *json_str(const struct jval *v, const char *path);
+int json_len(const struct jval *v);
+const struct jval *json_idx(const struct jval *v, int i);
+
+/* report.c */
+struct row *row_add(void);
+extern struct row *rows;
+extern int nrows;
+void report_note(const char *fmt, ...) __printf(1, 2);
+void report_check(const char *test, const char *alg, int keybits,
+		  const char *driver, const char *what, int ok);
+void report_meta(const char *key, const char *fmt, ...) __printf(2, 3);
+void report_tables(const char *test, const char *unit_note);
+void report_crossover(const char *test);
+int report_write_json(const char *file);
+int report_write_csv(const char *file);
+void report_plot(const char *file);
+void json_escape(FILE *f, const char *s);
+
+/* drivers.c: which drivers to compare */
+struct drvset {
+	char cra[64];		/* cra_name: cbc(aes), sha256 */
+	int ndrv;
+	char drv[12][160];	/* names to pin (driver names or templates) */
+	int padlock[12];
+	int baseline;		/* index of the baseline in drv[] */
+};
+int drivers_for(const char *cra, struct drvset *s, int want_hash);
+int driver_selected(const char *name);
+void drivers_validate_option(void);
+
+/* subcommands */
+int cmd_afalg(void);
+int afalg_instantiate(const char *name);
+int cmd_dmcrypt(void);
+int cmd_ipsec(void);
+
+#endif

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-bench dmcrypt: dm-crypt on a RAM disk, one plain cryptsetup
+ * mapping per driver, pinned with a capi: cipher spec; fio measures
+ * sequential and 4 KiB random writes and reads; afterwards a block of random
+ * data is written, read back and compared (and read back once more through
+ * the baseline driver: the on-disk format must not depend on the driver).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <kcapi.h>
+
+#include "bench.h"
+
+static const struct {
+	const char *spec;	/* the usual cryptsetup name */
+	const char *cra;	/* skcipher to pin */
+	const char *iv;
+	int keybits;
+} dmc[] = {
+	{ "aes-xts-plain64", "xts(aes)", "plain64", 512 },
+	{ "aes-cbc-essiv:sha256", "cbc(aes)", "essiv:sha256", 256 },
+};
+
+static const struct {
+	const char *rw, *op;
+	long bs;
+} jobs[] = {
+	{ "write", "write", 1048576 },
+	{ "read", "read", 1048576 },
+	{ "randwrite", "write", 4096 },
+	{ "randread", "read", 4096 },
+};
+
+#define VERIFY_MAX (4L << 20)
+static long verify_len;
+
+static char mapname[64], mappath[128], ramdev[64] = "/dev/ram0";
+static char tmpdir[64], keyfile[128];
+
+static void rm_tmpdir(void *arg)
+{
+	(void)arg;
+	if (keyfile[0])
+		unlink(keyfile);
+	if (tmpdir[0])
+		rmdir(tmpdir);
+}
+
+static void unload_brd(void *arg)
+{
+	(void)arg;
+	if (run_cmd(NULL, "rmmod brd") && module_loaded("brd"))
+		fprintf(stderr, "padlock-bench: warning: could not unload brd.\n");
+}
+
+static int mapping_exists(void)
+{
+	return access(mappath, F_OK) == 0;
+}
+
+/* cryptsetup close; without udev it may say busy right after I/O: retry */
+static void close_mapping(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 10 && mapping_exists(); i++) {
+		char *argv[] = { "cryptsetup", "close", mapname, NULL };
+		char *argv2[] = { "dmsetup", "remove", "--retry", mapname, NULL };
+
+		if (run_argv(NULL, argv) == 0)
+			break;
+		usleep(300000);
+		if (run_argv(NULL, argv2) == 0)
+			break;
+		usleep(500000);
+	}
+	if (mapping_exists())
+		fprintf(stderr, "padlock-bench: warning: could not remove the mapping %s; run 'dmsetup remove %s'.\n",
+			mapname, mapname);
+}
+
+static void open_mapping(const char *capi, int keybits)
+{
+	char ks[16];
+	char *argv[] = { "cryptsetup", "open", "--type", "plain", "--cipher", (char *)capi,
+			 "--key-size", ks, "--key-file", keyfile, "--batch-mode",
+			 ramdev, mapname, NULL };
+
+	snprintf(ks, sizeof(ks), "%d", keybits);
+	cleanup_push("dm mapping", close_mapping, NULL);
+	if (run_argv(NULL, argv)) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", run_stderr());
+		check_stop();
+		die(EXIT_RUNTIME, "cryptsetup could not open a plain mapping with cipher %s: %s",
+		    capi, msg[0] ? msg : "failed");
+	}
+	check_stop();
+}
+
+static double cpu_busy(double *total)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[10] = { 0 };
+	double busy = 0;
+
+	*total = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		int i;
+
+		for (i = 0; i < 8; i++)
+			*total += v[i];
+		busy = *total - v[3] - v[4];
+	}
+	fclose(f);
+	return busy;
+}
+
+/*
+ * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
+ * other).  A normal run starts fio per job so that the machine's CPU use
+ * belongs to one job; --quick runs all four in one process to save fio's
+ * start-up and reports the average CPU use of the four.
+ */
+static void fio_jobs(const char *spec, int keybits, const char *pinned, const struct calg *c,
+		     int padlock, int baseline, int first, int n)
+{
+	char opts[4][5][32], rt[32], size[32];
+	char *argv[40], *out = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double b0, t0, b1, t1;
+	struct jval *js;
+	int argc = 0, j, rc;
+
+	snprintf(size, sizeof(size), "--size=%dM", opt.ram_mib * 3 / 4);
+	snprintf(rt, sizeof(rt), "--runtime=%d", opt.fio_seconds);
+	argv[argc++] = "fio";
+	argv[argc++] = "--output-format=json";
+	argv[argc++] = "--filename";
+	argv[argc++] = mappath;
+	argv[argc++] = "--direct=1";
+	argv[argc++] = "--ioengine=libaio";
+	argv[argc++] = "--time_based";
+	argv[argc++] = rt;
+	argv[argc++] = size;
+	for (j = 0; j < n; j++) {
+		const char *rw = jobs[first + j].rw;
+		long bs = jobs[first + j].bs;
+
+		snprintf(opts[j][0], 32, "--name=%s", rw);
+		snprintf(opts[j][1], 32, "--rw=%s", rw);
+		snprintf(opts[j][2], 32, "--bs=%ld", bs);
+		snprintf(opts[j][3], 32, "--iodepth=%d", bs > 4096 ? 4 : 16);
+		snprintf(opts[j][4], 32, "--stonewall");
+		memcpy(&argv[argc], (char *[]){ opts[j][0], opts[j][1], opts[j][2], opts[j][3],
+						opts[j][4] }, 5 * sizeof(char *));
+		argc += 5;
+	}
+	argv[argc] = NULL;
+	progress("[dmcrypt] %s %s: fio %s%s", spec, pinned, jobs[first].rw,
+		 n > 1 ? " and the others" : "");
+	b0 = cpu_busy(&t0);
+	rc = run_argv(&out, argv);
+	b1 = cpu_busy(&t1);
+	check_stop();
+	js = rc ? NULL : json_parse(out);
+	if (json_len(json_get(js, "jobs")) != n) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s", run_stderr());
+		free(out);
+		json_free(js);
+		die(EXIT_RUNTIME, "fio %s on %s failed: %s", jobs[first].rw, mappath,
+		    msg[0] ? msg : "no JSON output");
+	}
+	for (j = 0; j < n; j++) {
+		const struct jval *job = json_idx(json_get(js, "jobs"), j);
+		int rd = !strcmp(jobs[first + j].op, "read");
+		struct row *r = row_add();
+		double bw, secs;
+
+		snprintf(r->test, sizeof(r->test), "dmcrypt");
+		snprintf(r->alg, sizeof(r->alg), "%s", spec);
+		r->keybits = keybits;
+		snprintf(r->op, sizeof(r->op), "%s", jobs[first + j].op);
+		snprintf(r->pinned, sizeof(r->pinned), "%s", pinned);
+		snprintf(r->driver, sizeof(r->driver), "%s", c ? c->driver : pinned);
+		snprintf(r->module, sizeof(r->module), "%s", c ? c->module : "");
+		r->priority = c ? c->priority : -1;
+		r->padlock = padlock;
+		r->baseline = baseline;
+		r->size = jobs[first + j].bs;
+		snprintf(r->path, sizeof(r->path), "%s", jobs[first + j].rw);
+		r->runs = 1;
+		bw = json_num(job, rd ? "read.bw_bytes" : "write.bw_bytes", 0);
+		r->mbps = bw / 1e6;
+		r->mbps_min = r->mbps;
+		r->mbps_max = r->mbps;
+		r->ops = json_num(job, rd ? "read.iops" : "write.iops", 0);
+		secs = json_num(job, "job_runtime", 0) / 1000.0;
+		if (t1 > t0 && ncpu > 0) {
+			/* percent of one CPU, whole machine: dm-crypt works in kworkers */
+			r->cpu_pct = (b1 - b0) / (t1 - t0) * 100.0 * ncpu;
+			if (bw > 0 && secs > 0)
+				r->cpu_ns_per_byte = (b1 - b0) / (t1 - t0) * ncpu * 1e9 / bw;
+		}
+		snprintf(r->extra, sizeof(r->extra),
+			 "\"iops\": %.6g, \"fio_usr_cpu\": %.4g, \"fio_sys_cpu\": %.4g, \"fio_runtime_ms\": %.6g, \"cpu_scope\": \"%s\"",
+			 r->ops, json_num(job, "usr_cpu", 0), json_num(job, "sys_cpu", 0),
+			 secs * 1000, n > 1 ? "average of the fio jobs run together" : "this job");
+	}
+	json_free(js);
+	free(out);
+}
+
+static void run_fio(const char *spec, int keybits, const char *pinned, int padlock, int baseline)
+{
+	struct crypto_list l = { 0 };
+	const struct calg *c = crypto_resolve(pinned, &l);
+	int j;
+
+	if (opt.quick) {
+		fio_jobs(spec, keybits, pinned, c, padlock, baseline, 0, 4);
+	} else {
+		for (j = 0; j < 4; j++)
+			fio_jobs(spec, keybits, pinned, c, padlock, baseline, j, 1);
+	}
+	crypto_free(&l);
+}
+
+static int rw_direct(const char *dev, int write, void *buf, size_t len)
+{
+	int fd = open(dev, (write ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	r = write ? pwrite(fd, buf, len, 0) : pread(fd, buf, len, 0);
+	if (write && r == (ssize_t)len && fsync(fd))
+		r = -1;
+	close(fd);
+	return r == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * The dm-crypt cipher spec pinning a driver.  With capi: dm-crypt does not
+ * wrap the cipher in the essiv template itself, so that is spelled out:
+ * capi:essiv(cbc-aes-padlock,sha256)-essiv:sha256.
+ */
+static void capi_spec(char *buf, size_t n, const char *driver, const char *iv)
+{
+	if (!strncmp(iv, "essiv:", 6))
+		snprintf(buf, n, "capi:essiv(%s,%s)-%s", driver, iv + 6, iv);
+	else
+		snprintf(buf, n, "capi:%s-%s", driver, iv);
+}
+
+static int dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+static void hex(const u8 *d, int n, char *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+int cmd_dmcrypt(void)
+{
+	int loaded_brd, i, d, fd;
+	u8 *data, *back;
+	struct stat st;
+
+	snprintf(mapname, sizeof(mapname), "plbench-%d", (int)getpid());
+	snprintf(mappath, sizeof(mappath), "/dev/mapper/%s", mapname);
+
+	need_module("dm_crypt", NULL);
+	if (module_loaded("brd")) {
+		char p[64];
+		FILE *f = fopen("/sys/block/ram0/size", "r");
+		unsigned long long sectors = 0;
+
+		if (f) {
+			if (fscanf(f, "%llu", &sectors) != 1)
+				sectors = 0;
+			fclose(f);
+		}
+		snprintf(p, sizeof(p), "/sys/block/ram0/holders");
+		if (!sectors || sectors * 512 < (unsigned long long)opt.ram_mib << 20)
+			die(EXIT_ENV, "brd is already loaded with a /dev/ram0 smaller than %d MiB (or none); unload it (rmmod brd) or use --ram-mib.",
+			    opt.ram_mib);
+		if (!dir_empty(p))
+			die(EXIT_ENV, "brd is already loaded and /dev/ram0 is in use (see %s); not touching it.", p);
+		notice("brd was already loaded: using its /dev/ram0 (its contents are overwritten).");
+		loaded_brd = 0;
+	} else {
+		char params[64];
+
+		snprintf(params, sizeof(params), "rd_nr=1 rd_size=%d", opt.ram_mib * 1024);
+		loaded_brd = need_module("brd", params);
+	}
+	if (loaded_brd)
+		cleanup_push("brd", unload_brd, NULL);
+	if (stat(ramdev, &st) || !S_ISBLK(st.st_mode))
+		die(EXIT_ENV, "%s is not there after loading brd (no devtmpfs?).", ramdev);
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/padlock-bench.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		die(EXIT_RUNTIME, "cannot create a temporary directory: %s", strerror(errno));
+	snprintf(keyfile, sizeof(keyfile), "%s/key", tmpdir);
+	cleanup_push("key file", rm_tmpdir, NULL);
+
+	verify_len = opt.quick ? VERIFY_MAX / 4 : VERIFY_MAX;
+	data = aligned_alloc(4096, verify_len);
+	back = aligned_alloc(4096, verify_len);
+	if (!data || !back)
+		die(EXIT_RUNTIME, "out of memory");
+
+	for (i = 0; i < (int)ARRAY_SIZE(dmc); i++) {
+		struct drvset s;
+		int n = drivers_for(dmc[i].cra, &s, 0);
+		u8 key[64];
+		char base_capi[256];
+
+		if (n < 0) {
+			notice("the kernel has no %s; %s skipped.", dmc[i].cra, dmc[i].spec);
+			continue;
+		}
+		if (!n)
+			continue;
+		fill_random(key, dmc[i].keybits / 8);
+		fd = open(keyfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || write(fd, key, dmc[i].keybits / 8) != dmc[i].keybits / 8 || close(fd))
+			die(EXIT_RUNTIME, "cannot write the key file %s: %s", keyfile, strerror(errno));
+		memset(key, 0, sizeof(key));
+		capi_spec(base_capi, sizeof(base_capi), s.drv[0], dmc[i].iv);
+
+		for (d = 0; d < s.ndrv; d++) {
+			char capi[256], dig[65], msg[160];
+			u8 md[32];
+			struct row *r;
+			int k, first = nrows;
+
+			capi_spec(capi, sizeof(capi), s.drv[d], dmc[i].iv);
+			progress("[dmcrypt] %s: opening %s", dmc[i].spec, capi);
+			open_mapping(capi, dmc[i].keybits);
+			run_fio(dmc[i].spec, dmc[i].keybits, s.drv[d], s.padlock[d], d == 0);
+
+			/* the data read back is the data written, and it is encrypted */
+			progress("[dmcrypt] %s %s: verifying", dmc[i].spec, s.drv[d]);
+			fill_random(data, verify_len);
+			if (rw_direct(mappath, 1, data, verify_len) ||
+			    rw_direct(mappath, 0, back, verify_len))
+				die(EXIT_RUNTIME, "I/O on %s (%s) failed.", mappath, capi);
+			if (memcmp(data, back, verify_len)) {
+				report_check("dmcrypt", dmc[i].spec, dmc[i].keybits, s.drv[d], "read back = written", 0);
+				die(EXIT_RUNTIME, "data read back through %s differs from the data written (%s).",
+				    capi, mappath);
+			}
+			kcapi_md_sha256(data, verify_len, md, sizeof(md));
+			hex(md, 32, dig);
+			report_check("dmcrypt", dmc[i].spec, dmc[i].keybits, s.drv[d], opt.quick ? "1 MiB read back = written" : "4 MiB read back = written", 1);
+			close_mapping(NULL);
+			cleanup_pop_run("dm mapping");	/* already closed: a no-op */
+			if (rw_direct(ramdev, 0, back, verify_len) == 0 && !memcmp(data, back, verify_len))
+				die(EXIT_RUNTIME, "the RAM disk holds the plaintext: %s did not encrypt.", capi);
+
+			/* the baseline reads what this driver wrote */
+			snprintf(msg, sizeof(msg), "baseline reads the data");
+			if (d > 0 && (s.padlock[d] || !opt.quick)) {
+				open_mapping(base_capi, dmc[i].keybits);
+				if (rw_direct(mappath, 0, back, verify_len))
+					die(EXIT_RUNTIME, "reading %s through %s failed.", mappath, base_capi);
+				if (memcmp(data, back, verify_len)) {
+					report_check("dmcrypt", dmc[i].spec, dmc[i].keybits, s.drv[d], "baseline reads what it wrote", 0);
+					die(EXIT_RUNTIME, "data written through %s reads back differently through the baseline %s: the drivers disagree.",
+					    capi, base_capi);
+				}
+				report_check("dmcrypt", dmc[i].spec, dmc[i].keybits, s.drv[d], "baseline driver reads back what it wrote", 1);
+				close_mapping(NULL);
+				cleanup_pop_run("dm mapping");
+			}
+			for (k = first; k < nrows; k++) {
+				r = &rows[k];
+				snprintf(r->extra + strlen(r->extra), sizeof(r->extra) - strlen(r->extra),
+					 ", \"verified\": true");
+			}
+			if (opt.verbose)
+				fprintf(stderr, "padlock-bench: %s: %ld bytes verified, sha256 %s\n", capi, verify_len, dig);
+		}
+	}
+	progress_done();
+	free(data);
+	free(back);
+	cleanup_pop_run("key file");
+	if (loaded_brd)
+		cleanup_pop_run("brd");
+	return 0;
+}

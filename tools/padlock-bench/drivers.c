@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-bench: which drivers to compare for an algorithm, found in
+ * /proc/crypto: the PadLock driver (a driver name containing "padlock"),
+ * the generic baseline (aes-generic before 7.0, aes-lib after; for modes the
+ * template over it, or the mode's own -lib driver when there is one) and
+ * every other driver the kernel has for it.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <stdlib.h>
+#include <kcapi.h>
+
+#include "bench.h"
+
+int driver_selected(const char *name)
+{
+	int i;
+
+	if (!opt.ndrivers)
+		return 1;
+	for (i = 0; i < opt.ndrivers; i++)
+		if (!strcmp(opt.drivers[i], name))
+			return 1;
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int usable(const struct calg *c, const char *cra)
+{
+	return !strcmp(c->name, cra) && !c->internal && c->driver[0] != '_';
+}
+
+/* the generic single-block AES cipher: aes-generic / aes-lib */
+static const struct calg *generic_aes(const struct crypto_list *l)
+{
+	const struct calg *best = NULL;
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct calg *c = &l->a[i];
+
+		if (!usable(c, "aes") || strcmp(c->type, "cipher"))
+			continue;
+		if (ends_with(c->driver, "-generic") || ends_with(c->driver, "-lib"))
+			return c;
+		if (!best || c->priority < best->priority)
+			best = c;
+	}
+	return best;
+}
+
+static const struct calg *padlock_aes(const struct crypto_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (usable(&l->a[i], "aes") && is_padlock_driver(l->a[i].driver))
+			return &l->a[i];
+	return NULL;
+}
+
+static void add(struct drvset *s, const char *name, int padlock)
+{
+	int i;
+
+	if (s->ndrv == (int)ARRAY_SIZE(s->drv))
+		return;
+	for (i = 0; i < s->ndrv; i++)
+		if (!strcmp(s->drv[i], name))
+			return;
+	snprintf(s->drv[s->ndrv], sizeof(s->drv[0]), "%s", name);
+	s->padlock[s->ndrv] = padlock;
+	s->ndrv++;
+}
+
+/*
+ * Fill s with the drivers for cra (e.g. "cbc(aes)" or "sha256").  The
+ * baseline is s->drv[0].  Returns the number of drivers, 0 when --driver
+ * leaves nothing to measure, -1 when the kernel lacks the algorithm.
+ */
+int drivers_for(const char *cra, struct drvset *s, int want_hash)
+{
+	struct crypto_list l = { 0 };
+	const struct calg *base = NULL, *pc;
+	char tmp[200];
+	int i, any_selected = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->cra, sizeof(s->cra), "%s", cra);
+	crypto_read(&l);
+
+	/* a native baseline driver: sha256-generic, sha256-lib, cbc-aes-lib */
+	for (i = 0; i < l.n; i++) {
+		const struct calg *c = &l.a[i];
+
+		if (!usable(c, cra) || strchr(c->driver, '('))
+			continue;
+		if (ends_with(c->driver, "-generic") ||
+		    (ends_with(c->driver, "-lib") && (!base || !ends_with(base->driver, "-generic"))))
+			base = c;
+	}
+	if (base) {
+		add(s, base->driver, 0);
+	} else if (!want_hash) {
+		const struct calg *g = generic_aes(&l);
+		size_t ml = strcspn(cra, "(");
+
+		if (!g) {
+			crypto_free(&l);
+			return -1;
+		}
+		/* xts wants an ecb skcipher inside; 6.1 does not add it itself */
+		if (!strncmp(cra, "xts(", 4))
+			snprintf(tmp, sizeof(tmp), "xts(ecb(%s))", g->driver);
+		else
+			snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)ml, cra, g->driver);
+		add(s, tmp, 0);
+	} else {
+		/* no generic hash: the lowest priority one */
+		for (i = 0; i < l.n; i++)
+			if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '(') &&
+			    (!base || l.a[i].priority < base->priority))
+				base = &l.a[i];
+		if (!base) {
+			crypto_free(&l);
+			return -1;
+		}
+		add(s, base->driver, 0);
+	}
+	s->baseline = 0;
+
+	/* PadLock drivers first, then the others */
+	for (i = 0; i < l.n; i++)
+		if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '(') &&
+		    is_padlock_driver(l.a[i].driver))
+			add(s, l.a[i].driver, 1);
+	pc = want_hash ? NULL : padlock_aes(&l);
+	if (s->ndrv == 1 && pc) {
+		/* no PadLock driver for this mode: the template over PadLock */
+		size_t ml = strcspn(cra, "(");
+
+		if (!strncmp(cra, "xts(", 4) && crypto_find_driver(&l, "ecb-aes-padlock"))
+			snprintf(tmp, sizeof(tmp), "xts(ecb-aes-padlock)");
+		else if (!strncmp(cra, "xts(", 4))
+			snprintf(tmp, sizeof(tmp), "xts(ecb(%s))", pc->driver);
+		else
+			snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)ml, cra, pc->driver);
+		add(s, tmp, 1);
+	}
+	for (i = 0; i < l.n; i++)
+		if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '('))
+			add(s, l.a[i].driver, 0);
+	crypto_free(&l);
+
+	/* --driver: keep the baseline as the reference, drop unselected ones */
+	for (i = 0; i < s->ndrv; i++)
+		any_selected |= driver_selected(s->drv[i]);
+	if (!any_selected)
+		return 0;
+	for (i = s->ndrv - 1; i > 0; i--) {
+		if (driver_selected(s->drv[i]))
+			continue;
+		memmove(&s->drv[i], &s->drv[i + 1], (s->ndrv - i - 1) * sizeof(s->drv[0]));
+		memmove(&s->padlock[i], &s->padlock[i + 1], (s->ndrv - i - 1) * sizeof(s->padlock[0]));
+		s->ndrv--;
+	}
+	return s->ndrv;
+}
+
+/* every --driver must name a driver the kernel has or can build */
+void drivers_validate_option(void)
+{
+	struct crypto_list l = { 0 };
+	int i;
+
+	crypto_read(&l);
+	for (i = 0; i < opt.ndrivers; i++) {
+		struct kcapi_handle *h = NULL;
+		const char *d = opt.drivers[i];
+
+		if (crypto_find_driver(&l, d))
+			continue;
+		if (kcapi_cipher_init(&h, d, 0) == 0) {
+			kcapi_cipher_destroy(h);
+			continue;
+		}
+		if (kcapi_md_init(&h, d, 0) == 0) {
+			kcapi_md_destroy(h);
+			continue;
+		}
+		crypto_free(&l);
+		die(EXIT_ENV, "unknown driver %s: it is not in /proc/crypto and the kernel cannot build it (see --help for the names used).",
+		    d);
+	}
+	crypto_free(&l);
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-bench: command line.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <kcapi.h>
+
+#include "bench.h"
+
+struct options opt;
+
+static void usage(FILE *f)
+{
+	fputs("usage: padlock-bench [OPTIONS] afalg|dmcrypt|ipsec|all\n"
+	      "\n"
+	      "Compares the PadLock crypto drivers with the generic AES/SHA drivers (and any\n"
+	      "other driver the kernel has) for the userland AF_ALG interface, for dm-crypt\n"
+	      "and for IPsec (ESP).  Every driver is pinned by its driver name from\n"
+	      "/proc/crypto; every result line names kernel, CPU, algorithm, driver and\n"
+	      "priority.\n"
+	      "\n"
+	      "  afalg     AES ecb/cbc/ctr/xts and sha1/sha256 through libkcapi, sizes 16 B to\n"
+	      "            64 KiB, encrypt and decrypt; outputs are compared with the baseline\n"
+	      "            first (a mismatch stops the run)\n"
+	      "  dmcrypt   plain dm-crypt mappings on a RAM disk (brd) pinned with capi: cipher\n"
+	      "            specs, fio sequential and 4 KiB random I/O, data read back verified\n"
+	      "            (root; needs cryptsetup, dmsetup, fio)\n"
+	      "  ipsec     ESP between two network namespaces, cbc(aes)+hmac(sha256) and\n"
+	      "            rfc3686(ctr(aes)), iperf3; the winning driver is switched through\n"
+	      "            crypto_user priorities (root; needs ip, iperf3)\n"
+	      "  all       all three\n"
+	      "\n"
+	      "options:\n"
+	      "  --quick            short run (few repetitions, 1 s fio/iperf3 runs)\n"
+	      "  --runs N           repetitions per AF_ALG measurement (default 5, quick 3)\n"
+	      "  --time MS          minimum time of one repetition (default 200, quick 20)\n"
+	      "  --driver NAME      measure only NAME (repeatable); the baseline is always\n"
+	      "                     measured as the reference\n"
+	      "  --path P           force the AF_ALG path: sendmsg, vmsplice, stream, aio\n"
+	      "  --seconds S        duration of each fio/iperf3 run (default 10, quick 1)\n"
+	      "  --ram-mib N        RAM disk size for dmcrypt (default 512, quick 96)\n"
+	      "  --json FILE        write all results as JSON\n"
+	      "  --csv FILE         write all results as CSV\n"
+	      "  --plot FILE.png    AF_ALG throughput against size per driver (gnuplot)\n"
+	      "  -v, --verbose      show the commands run\n"
+	      "  -h, --help         this text;  --version  the version\n"
+	      "\n"
+	      "exit status: 0 done, 1 a measurement or check failed, 2 bad usage or missing\n"
+	      "privilege/program/module/driver, 130 interrupted.  Whatever was set up (device\n"
+	      "mappings, namespaces, priorities) is removed in every case.  See padlock-bench(1).\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "time", required_argument, NULL, 't' },
+		{ "driver", required_argument, NULL, 'd' },
+		{ "path", required_argument, NULL, 'p' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "ram-mib", required_argument, NULL, 'm' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, runs = 0, time_ms = 0, secs = 0, ram = 0, rc = 0;
+	int do_afalg = 0, do_dm = 0, do_ipsec = 0;
+	const char *cmd;
+
+	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'q': opt.quick = 1; break;
+		case 'r': runs = atoi(optarg); break;
+		case 't': time_ms = atoi(optarg); break;
+		case 's': secs = atoi(optarg); break;
+		case 'm': ram = atoi(optarg); break;
+		case 'j': opt.json_file = optarg; break;
+		case 'c': opt.csv_file = optarg; break;
+		case 'P': opt.plot_file = optarg; break;
+		case 'v': opt.verbose = 1; break;
+		case 'p':
+			if (strcmp(optarg, "sendmsg") && strcmp(optarg, "vmsplice") &&
+			    strcmp(optarg, "stream") && strcmp(optarg, "aio"))
+				die(EXIT_ENV, "--path must be sendmsg, vmsplice, stream or aio, not %s.",
+				    optarg);
+			opt.path = optarg;
+			break;
+		case 'd':
+			if (opt.ndrivers == (int)ARRAY_SIZE(opt.drivers))
+				die(EXIT_ENV, "too many --driver options.");
+			opt.drivers[opt.ndrivers++] = optarg;
+			break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("padlock-bench %s\n", PB_VERSION); return 0;
+		default: usage(stderr); return EXIT_ENV;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return EXIT_ENV;
+	}
+	cmd = argv[optind];
+	if (!strcmp(cmd, "afalg"))
+		do_afalg = 1;
+	else if (!strcmp(cmd, "dmcrypt"))
+		do_dm = 1;
+	else if (!strcmp(cmd, "ipsec"))
+		do_ipsec = 1;
+	else if (!strcmp(cmd, "all"))
+		do_afalg = do_dm = do_ipsec = 1;
+	else
+		die(EXIT_ENV, "unknown subcommand %s (afalg, dmcrypt, ipsec or all; see --help).", cmd);
+
+	opt.runs = runs > 0 ? runs : opt.quick ? 3 : 5;
+	opt.time_ms = time_ms > 0 ? time_ms : opt.quick ? 20 : 200;
+	opt.fio_seconds = opt.iperf_seconds = secs > 0 ? secs : opt.quick ? 1 : 10;
+	opt.ram_mib = ram >= 32 ? ram : opt.quick ? 96 : 512;
+
+	install_signals();
+	kcapi_set_verbosity(KCAPI_LOG_NONE);
+	sysinfo_read();
+
+	/* everything that can be missing is checked before anything runs */
+	if (do_dm || do_ipsec)
+		need_root(do_dm && do_ipsec ? "padlock-bench all" : do_dm ? "padlock-bench dmcrypt" : "padlock-bench ipsec");
+	if (do_dm) {
+		need_program("cryptsetup", "cryptsetup-bin");
+		need_program("dmsetup", "dmsetup");
+		need_program("fio", "fio");
+	}
+	if (do_ipsec) {
+		need_program("ip", "iproute2");
+		need_program("iperf3", "iperf3");
+	}
+	if (opt.plot_file && !have_program("gnuplot"))
+		notice("gnuplot is not installed, so --plot will draw nothing (install gnuplot-nox).");
+	drivers_validate_option();
+
+	printf("padlock-bench %s: kernel %s, CPU %s%s%s%s\n", PB_VERSION, sys_kernel, sys_cpu,
+	       sys_profile[0] ? ", padlock-sim profile " : "", sys_profile,
+	       opt.quick ? " (quick run)" : "");
+	fflush(stdout);
+
+	if (do_afalg) {
+		cmd_afalg();
+		report_tables("afalg", "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
+		report_crossover("afalg");
+	}
+	if (do_dm) {
+		cmd_dmcrypt();
+		report_tables("dmcrypt", "dm-crypt on brd with fio, direct I/O; 4 KiB = random, 1 MiB = sequential; MB = 10^6 bytes");
+		report_crossover("dmcrypt");
+	}
+	if (do_ipsec) {
+		cmd_ipsec();
+		report_tables("ipsec", "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; MB = 10^6 bytes");
+		report_crossover("ipsec");
+	}
+	cleanup_all();
+
+	if (opt.json_file && (rc = report_write_json(opt.json_file)))
+		die(EXIT_RUNTIME, "cannot write %s: %s", opt.json_file, strerror(-rc));
+	if (opt.csv_file && (rc = report_write_csv(opt.csv_file)))
+		die(EXIT_RUNTIME, "cannot write %s: %s", opt.csv_file, strerror(-rc));
+	if (opt.plot_file)
+		report_plot(opt.plot_file);
+	return 0;
+}
