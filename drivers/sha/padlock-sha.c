@@ -507,7 +507,7 @@ static int pl_digest(struct shash_desc *desc, const u8 *data,
 	return 0;
 }
 
-/* Classic API only: the generic drivers' whole state structure. */
+/* Classic API: the generic drivers' whole state structure. */
 static int pl_export(struct shash_desc *desc, void *out)
 {
 	memcpy(out, pl_ctx(desc), pl_info(desc)->ctxsize);
@@ -517,6 +517,23 @@ static int pl_export(struct shash_desc *desc, void *out)
 static int pl_import(struct shash_desc *desc, const void *in)
 {
 	memcpy(pl_ctx(desc), in, pl_info(desc)->ctxsize);
+	return 0;
+}
+
+/*
+ * Block-only API: ->export/->import handle the core state (words + count);
+ * the API adds its partial block.  Declaring them also makes them the
+ * export_core/import_core that the hmac template requires on 7.x.
+ */
+static int pl_export_core(struct shash_desc *desc, void *out)
+{
+	memcpy(out, pl_ctx(desc), pl_info(desc)->buf_off);
+	return 0;
+}
+
+static int pl_import_core(struct shash_desc *desc, const void *in)
+{
+	memcpy(pl_ctx(desc), in, pl_info(desc)->buf_off);
 	return 0;
 }
 
@@ -552,6 +569,8 @@ static void pl_setup_alg(struct pl_alg *a)
 	alg->base.cra_flags = PADLOCK_SHASH_BLOCK_FLAGS;
 	if (PADLOCK_SHASH_BLOCK_ONLY) {
 		/* Core state only; the API adds block buffer + length. */
+		alg->export = pl_export_core;
+		alg->import = pl_import_core;
 		alg->descsize = pi->buf_off;
 		alg->statesize = pi->buf_off;
 	} else {

@@ -89,6 +89,8 @@ module_param(on_violation, charp, 0444);
 MODULE_PARM_DESC(on_violation,
 		 "fault: a violating instruction is not executed (invalid opcode, default); count: count and log it, then execute it anyway");
 static bool exec_on_violation;
+/* debugfs only: count every violation as expected (tests of known bugs) */
+static bool expect_all;
 
 unsigned int sim_interrupt_rate;
 module_param_named(interrupt_rate, sim_interrupt_rate, uint, 0644);
@@ -186,7 +188,7 @@ static DEFINE_RATELIMIT_STATE(vlog_rs, 5 * HZ, 10);
 static __printf(2, 0) void sim_vreport(struct pt_regs *regs, const char *fmt,
 				       va_list ap)
 {
-	bool expected = this_cpu_read(sim_expect_fault);
+	bool expected = this_cpu_read(sim_expect_fault) || READ_ONCE(expect_all);
 	char msg[VLOG_LEN];
 	unsigned long flags;
 
@@ -344,7 +346,8 @@ static int sim_die_notify(struct notifier_block *nb, unsigned long val,
 
 	sim_count(SC_TRAPS, 1);
 	if (op == OP_OTHER) {
-		sim_violation(regs, "opcode %02x %02x %02x %02x is not modelled (left as invalid opcode)",
+		sim_violation(regs,
+			      "opcode %02x %02x %02x %02x is not modelled (left as invalid opcode)",
 			      b[0], b[1], b[2], b[3]);
 		return NOTIFY_DONE;
 	}
@@ -575,6 +578,7 @@ static void sim_debugfs_init(void)
 	debugfs_create_u32("clobber", 0644, sim_dir, &sim_clobber);
 	debugfs_create_bool("exec_on_violation", 0644, sim_dir,
 			    &exec_on_violation);
+	debugfs_create_bool("expect_violations", 0644, sim_dir, &expect_all);
 	debugfs_create_u32("rng_nodata_rate", 0644, sim_dir,
 			   &sim_rng_nodata_rate);
 	debugfs_create_bool("rng_rawbits", 0644, sim_dir, &sim_rng_rawbits);

@@ -136,7 +136,8 @@ enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 	if (!block_mode && zx && cx == 0)
 		return SIM_DONE;	/* Zhaoxin: nothing at all */
 	if (!block_mode && ((ax & (x.bs - 1)) || ax > cx)) {
-		if (sim_violation(regs, "%s: final mode with rax %lu (bytes done) / rcx %lu (total): rax must be a multiple of %u and <= rcx",
+		if (sim_violation(regs,
+				  "%s: final mode rax %lu (done) rcx %lu (total): rax must be <= rcx and a multiple of %u",
 				  alg_name[alg], ax, cx, x.bs))
 			return SIM_FAULT;
 		ax = min(ax & ~(unsigned long)(x.bs - 1), cx & ~(unsigned long)(x.bs - 1));

@@ -71,13 +71,15 @@ static size_t st_res_len;
 
 /* One asm per encoding: the opcode bytes are literal. */
 #define PL_EXEC(bytes)							\
-	asm volatile("1:	.byte " bytes "\n"				\
-		     "	movl $0, %[f]\n"				\
-		     "2:\n"						\
-		     _ASM_EXTABLE(1b, 2b)				\
-		     : [f] "+m"(faulted), "+S"(si), "+D"(di), "+c"(cx),	\
-		       "+a"(ax), "+d"(dx), "+b"(bx)			\
-		     : : "memory", "cc")
+	({								\
+		asm volatile("1:	.byte " bytes "\n"			\
+			     "	movl $0, %[f]\n"			\
+			     "2:\n"					\
+			     _ASM_EXTABLE(1b, 2b)			\
+			     : [f] "+m"(faulted), "+S"(si), "+D"(di),	\
+			       "+c"(cx), "+a"(ax), "+d"(dx), "+b"(bx)	\
+			     : : "memory", "cc");			\
+	})
 
 static int st_exec(unsigned int op, unsigned long *regs6)
 {

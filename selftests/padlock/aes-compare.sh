@@ -14,6 +14,13 @@ aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK
 [ -r /sys/kernel/debug/padlock-sim/counters ] || ktap_skip_all "needs padlock-sim's instruction counters"
 modprobe -n -q padlock_aes 2>/dev/null || ktap_skip_all "no in-tree padlock_aes module for $PADLOCK_KVER"
 modprobe -q algif_skcipher 2>/dev/null
+case "$PADLOCK_KVER" in
+5.10.*)
+	# its ecb_aes_encrypt reuses eax across two xcrypt-ecb instructions
+	# without declaring it clobbered; padlock-sim scrambles rAX after ECB
+	# (facts 1.2), so its self-test oopses under the simulator
+	ktap_skip_all "Debian 5.10's in-tree padlock_aes does not survive padlock-sim (undeclared rAX clobber)" ;;
+esac
 
 N=${PADLOCK_AES_CMP_N:-10}
 DM_MB=1
@@ -30,8 +37,10 @@ cleanup() {
 	ipsec_down
 	rm -rf "$work"
 	aes_load_ours > /dev/null 2>&1
+	aes_allow_intree_autoload
 }
 trap cleanup EXIT
+aes_block_intree_autoload
 
 # measure IMPL: fills $work/IMPL with "workload instructions us_per_request"
 measure() {
@@ -50,7 +59,8 @@ measure() {
 			case $spec in
 			cbc-essiv)
 				key=$(head -c 32 /dev/urandom | xxd -p -c 64)
-				c="capi:cbc-aes-padlock-essiv:sha256" ;;
+				# dm-crypt's essiv takes no driver names: by priority
+				c="capi:cbc(aes)-essiv:sha256" ;;
 			xts)
 				key=$(head -c 64 /dev/urandom | xxd -p -c 64)
 				if [ "$impl" = ours ]; then
@@ -59,7 +69,9 @@ measure() {
 					c="capi:xts(ecb-aes-padlock)-plain64"
 				fi ;;
 			esac
-			dmsetup create pl-cmp --table "0 65536 crypt $c $key 0 $DEV 0 1 sector_size:4096" || continue
+			dmsetup create --noudevsync pl-cmp --table "0 65536 crypt $c $key 0 $DEV 0 1 sector_size:4096" || continue
+			dmsetup mknodes pl-cmp
+			ktap_diag "$impl: dm-crypt $c -> $(aes_driver_for "${spec%%-*}(aes)") (refcnt $(aes_refcnt "${spec%%-*}-aes-padlock"))"
 			dd if=/dev/zero of=/dev/mapper/pl-cmp bs=4096 count=16 oflag=direct status=none
 			for dir in write read; do
 				aes_sim_reset
@@ -69,7 +81,7 @@ measure() {
 					dd if=/dev/zero of=/dev/mapper/pl-cmp bs=4096 count=$((DM_MB * 256)) oflag=direct status=none
 				else
 					dd if=/dev/mapper/pl-cmp of=/dev/null bs=4096 count=$((DM_MB * 256)) iflag=direct status=none
-				fi
+				fi || { ktap_diag "$impl: dm-crypt $spec $dir failed"; continue; }
 				t1=$(date +%s%N)
 				x1=$(aes_xcrypt_total)
 				secs=$(( (t1 - t0) / 1000 / (DM_MB * 256) ))
@@ -108,12 +120,16 @@ fails=0
 while read -r w ins us; do
 	read -r _ oins ous < <(grep "^$w " "$work/ours")
 	printf '# %-26s %12s %12s %14s %14s\n' "$w" "$ins" "${oins:-?}" "$us" "${ous:-?}"
-	if [ -z "$oins" ] || [ "$oins" -gt "$ins" ]; then
+	if [ -z "$oins" ] || [ "$oins" -gt "$ins" ] || [ "$ins" = 0 ]; then
 		fails=$((fails + 1))
-		ktap_diag "ours uses more instructions on $w"
+		ktap_diag "$w: ours ${oins:-not measured}, in-tree $ins instructions"
 	fi
 done < "$work/intree"
 n=$(wc -l < "$work/intree")
+# every workload of ours must have been measured for in-tree too
+while read -r w _; do
+	grep -q "^$w " "$work/intree" || { fails=$((fails + 1)); ktap_diag "$w: not measured for in-tree"; }
+done < "$work/ours"
 if [ "$n" -gt 0 ] && [ $fails = 0 ]; then
 	ktap_pass "ours uses no more PadLock instructions than in-tree on all $n workloads"
 else

@@ -35,8 +35,10 @@ cleanup() {
 		[ -e /dev/mapper/$n ] && { sync; dmsetup remove --retry $n; } > /dev/null 2>&1
 	done
 	rm -rf "$work"
+	aes_allow_intree_autoload
 }
 trap cleanup EXIT
+aes_block_intree_autoload
 
 # dm_map NAME CIPHERSPEC HEXKEY [OPTS]: a crypt mapping over the RAM disk
 dm_map() {

@@ -13,7 +13,8 @@ aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 command -v ip > /dev/null || ktap_skip_all "iproute2 not installed"
 ipsec_modules || ktap_skip_all "no veth/xfrm/esp4 modules"
-trap ipsec_down EXIT
+trap 'ipsec_down; aes_allow_intree_autoload' EXIT
+aes_block_intree_autoload
 
 aes_load_ours || { ktap_fail "load padlock-aes"; ktap_finish; }
 

@@ -19,6 +19,8 @@ long) ndiff=100000 ;;
 esac
 
 before=$(aes_which)
+aes_block_intree_autoload
+trap aes_allow_intree_autoload EXIT
 if aes_load_ours; then
 	ktap_pass "padlock-aes (ours) loads (was: $before)"
 else

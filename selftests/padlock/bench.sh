@@ -102,6 +102,13 @@ else
 fi
 ktap_diag "$(grep -A3 -E '^cbc\(aes\) 128-bit key, encrypt' "$tmp/bench.out")"
 ktap_diag "$(sed -n '/^crossover/,/^$/p' "$tmp/bench.out" | head -n 12)"
+[ -s "$tmp/report.json" ] && ktap_diag "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for n in d["notes"]:
+    print("note:", n)
+print("afalg path:", d["meta"].get("afalg_path"), "| splice:", d["meta"].get("afalg_splice"))
+' "$tmp/report.json")"
 cp /proc/crypto "$tmp/crypto"
 ktap_check "JSON report complete, drivers real, pre-checks passed" \
 	python3 "$(dirname "$0")/lib/bench_check.py" "$tmp/report.json" "$tmp/crypto" $expect

@@ -5,13 +5,15 @@
 # in-tree module of the same name, and `make dkms-uninstall` undoes it.
 # Runs in the kernel's Debian build root (its headers and compiler), seen
 # from inside the VM; the VM's writes are thrown away afterwards.
-# Once per kernel: on the nano run (64-bit) or the c7 run (32-bit).
+# Compiling under software emulation is slow, so it runs on 6.1 and the
+# newest kernel (nano profile).  (The 32-bit guest's root is its build root,
+# so the same test works there as-is, but it needs ~20 minutes under TCG.)
 . "$(dirname "$0")/lib/ktap.sh"
 
 ktap_header
-case "$PADLOCK_ARCH/$PADLOCK_PROFILE" in
-amd64/nano|i386/c7) ;;
-*) ktap_skip_all "runs once per kernel, on the nano (64-bit) or c7 (32-bit) profile" ;;
+case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in
+6.1/nano|sid/nano) ;;
+*) ktap_skip_all "DKMS is tested on 6.1/nano and sid/nano (compiling under TCG is slow)" ;;
 esac
 
 if [ "$PADLOCK_ARCH" = i386 ]; then

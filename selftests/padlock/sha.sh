@@ -25,10 +25,10 @@ fi
 # pyrun DESC CMD...: one KTAP result from a sha_afalg.py run; its output is
 # kept as diagnostics either way (counts, seeds); exit 2 means "cannot test".
 pyrun() {
-	local desc=$1 out rc=0
+	local desc=$1 out rc=0 t0=$SECONDS
 	shift
 	out=$("$@" 2>&1) || rc=$?
-	[ -n "$out" ] && ktap_diag "$out"
+	[ -n "$out" ] && ktap_diag "$out ($((SECONDS - t0)) s)"
 	case $rc in
 	0) ktap_pass "$desc" ;;
 	2) ktap_skip "$desc" "test setup failed (see above)" ;;

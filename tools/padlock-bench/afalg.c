@@ -29,15 +29,18 @@ static const struct {
 
 static const char *const hashes[] = { "sha1", "sha256" };
 
-static const long sizes[] = { 16, 64, 256, 1024, 8192, 16384, 65536 };
-#define NSIZES ((int)ARRAY_SIZE(sizes))
+/* the sweep; --sizes replaces it */
+static long sizes[16] = { 16, 64, 256, 1024, 8192, 16384, 65536 };
+static int nsizes = 7;
+#define NSIZES nsizes
 #define MAXSIZE 65536
 
 enum path { P_SENDMSG, P_VMSPLICE, P_STREAM, P_AIO, P_DIGEST, NPATHS };
 static const char *const path_names[NPATHS] = {
 	"sendmsg", "vmsplice", "stream", "aio", "digest"
 };
-static enum path path_for[NSIZES];
+
+static enum path path_for[ARRAY_SIZE(sizes)];
 
 struct bh {
 	struct kcapi_handle *h;		/* one-shot, stream, digest */
@@ -250,9 +253,11 @@ static int check_cipher(struct drvset *s, int keylen)
 	rc = bh_open(&base, s->drv[0], 0, key, keylen);
 	if (rc) {
 		if (rc == -EAFNOSUPPORT)
-			die(EXIT_ENV, "AF_ALG is not available in this kernel (socket: %s).", strerror(-rc));
-		notice("the baseline %s cannot be used through AF_ALG (%s); %s skipped.", s->drv[0],
-		     strerror(-rc), alg);
+			die(EXIT_ENV,
+			    "AF_ALG is not available in this kernel (socket: %s).",
+			    strerror(-rc));
+		notice("the baseline %s cannot be used through AF_ALG (%s); %s skipped.",
+		       s->drv[0], strerror(-rc), alg);
 		return 0;
 	}
 	for (i = 1; i < s->ndrv; i++) {
@@ -270,22 +275,26 @@ static int check_cipher(struct drvset *s, int keylen)
 			fill_random(inbuf, n);
 			if (do_op(&base, P_SENDMSG, 1, inbuf, refbuf, n) != n ||
 			    do_op(&b, P_SENDMSG, 1, inbuf, outbuf, n) != n)
-				die(EXIT_RUNTIME, "encryption with %s or %s failed (%s, %ld bytes).",
+				die(EXIT_RUNTIME,
+				    "encryption with %s or %s failed (%s, %ld bytes).",
 				    s->drv[0], s->drv[i], alg, n);
 			if (memcmp(refbuf, outbuf, n)) {
 				report_check("afalg", s->cra, keylen * 8, s->drv[i], "encrypt", 0);
-				die(EXIT_RUNTIME, "correctness check failed: %s encrypts differently from the baseline %s (%s, %ld bytes); no timing was done.",
+				die(EXIT_RUNTIME,
+				    "correctness check failed: %s encrypts differently from the baseline %s (%s, %ld bytes); no timing was done.",
 				    s->drv[i], s->drv[0], alg, n);
 			}
 			/* and decrypting the baseline's ciphertext gives the input back */
 			if (do_op(&b, P_SENDMSG, 0, refbuf, outbuf, n) != n ||
 			    memcmp(outbuf, inbuf, n)) {
 				report_check("afalg", s->cra, keylen * 8, s->drv[i], "decrypt", 0);
-				die(EXIT_RUNTIME, "correctness check failed: %s does not decrypt the baseline %s's ciphertext (%s, %ld bytes); no timing was done.",
+				die(EXIT_RUNTIME,
+				    "correctness check failed: %s does not decrypt the baseline %s's ciphertext (%s, %ld bytes); no timing was done.",
 				    s->drv[i], s->drv[0], alg, n);
 			}
 		}
-		report_check("afalg", s->cra, keylen * 8, s->drv[i], "encrypt+decrypt vs baseline, 16 and 4112 bytes", 1);
+		report_check("afalg", s->cra, keylen * 8, s->drv[i],
+			     "encrypt+decrypt vs baseline, 16 and 4112 bytes", 1);
 		bh_close(&b);
 	}
 	bh_close(&base);
@@ -303,9 +312,11 @@ static int check_hash(struct drvset *s)
 	rc = bh_open(&base, s->drv[0], 1, NULL, 0);
 	if (rc) {
 		if (rc == -EAFNOSUPPORT)
-			die(EXIT_ENV, "AF_ALG is not available in this kernel (socket: %s).", strerror(-rc));
-		notice("the baseline %s cannot be used through AF_ALG (%s); %s skipped.", s->drv[0],
-		     strerror(-rc), s->cra);
+			die(EXIT_ENV,
+			    "AF_ALG is not available in this kernel (socket: %s).",
+			    strerror(-rc));
+		notice("the baseline %s cannot be used through AF_ALG (%s); %s skipped.",
+		       s->drv[0], strerror(-rc), s->cra);
 		return 0;
 	}
 	for (i = 1; i < s->ndrv; i++) {
@@ -324,11 +335,13 @@ static int check_hash(struct drvset *s)
 			n2 = kcapi_md_digest(b.h, inbuf, hsz[k], out, sizeof(out));
 			if (n2 != n1 || memcmp(ref, out, n1)) {
 				report_check("afalg", s->cra, 0, s->drv[i], "digest", 0);
-				die(EXIT_RUNTIME, "correctness check failed: %s gives a different %s digest than the baseline %s (%ld bytes); no timing was done.",
+				die(EXIT_RUNTIME,
+				    "correctness check failed: %s gives a different %s digest than the baseline %s (%ld bytes); no timing was done.",
 				    s->drv[i], s->cra, s->drv[0], hsz[k]);
 			}
 		}
-		report_check("afalg", s->cra, 0, s->drv[i], "digest vs baseline, 0, 3, 64 and 4099 bytes", 1);
+		report_check("afalg", s->cra, 0, s->drv[i],
+			     "digest vs baseline, 0, 3, 64 and 4099 bytes", 1);
 		bh_close(&b);
 	}
 	bh_close(&base);
@@ -404,7 +417,8 @@ static void calibrate(const struct drvset *cbc)
 			struct meas m;
 
 			check_stop();
-			progress("[afalg] calibrating access paths: %s at %ld bytes", path_names[p], sizes[i]);
+			progress("[afalg] calibrating access paths: %s at %ld bytes",
+				 path_names[p], sizes[i]);
 			fill_random(ivbuf, sizeof(ivbuf));
 			if (measure_once(&b, p, 1, sizes[i], budget, &m))
 				continue;
@@ -415,7 +429,8 @@ static void calibrate(const struct drvset *cbc)
 		}
 	}
 	bh_close(&b);
-	report_meta("afalg_path_choice", "fastest of sendmsg, vmsplice, stream and aio per size, measured on %s",
+	report_meta("afalg_path_choice",
+		    "fastest of sendmsg, vmsplice, stream and aio per size, measured on %s",
 		    cbc->drv[0]);
 }
 
@@ -430,13 +445,63 @@ int afalg_instantiate(const char *name)
 	return rc;
 }
 
+/* every size, both directions (or the digest), of driver d of s */
+static void sweep(const struct drvset *s, int d, int keylen, int *done, int total)
+{
+	const char *name = s->drv[d];
+	int hash = keylen == 0, op, j, rc;
+	struct bh b;
+	u8 key[64];
+
+	fill_random(key, sizeof(key));
+	rc = bh_open(&b, name, hash, key, keylen);
+	if (rc)
+		die(EXIT_RUNTIME, "cannot use driver %s through AF_ALG: %s.", name, strerror(-rc));
+	for (op = 1; op >= (hash ? 1 : 0); op--) {
+		const char *opname = hash ? "digest" : op ? "encrypt" : "decrypt";
+
+		for (j = 0; j < NSIZES; j++) {
+			enum path p = hash ? P_DIGEST : path_for[j];
+			struct row *r;
+
+			check_stop();
+			progress("[afalg %d/%d] %s %s %s %ld B",
+				 ++*done, total, s->cra, name, opname,
+				 sizes[j]);
+			ctr_iv(0);
+			fill_random(inbuf, sizes[j]);
+			r = row_add();
+			snprintf(r->test, sizeof(r->test), "afalg");
+			snprintf(r->alg, sizeof(r->alg), "%.63s", s->cra);
+			r->keybits = keylen * 8;
+			snprintf(r->op, sizeof(r->op), "%s", opname);
+			describe(r, name);
+			r->padlock = s->padlock[d];
+			r->baseline = d == 0;
+			r->size = sizes[j];
+			snprintf(r->path, sizeof(r->path), "%s", path_names[p]);
+			rc = measure(&b, p, op, sizes[j], r);
+			if (rc)
+				die(EXIT_RUNTIME,
+				    "%s with %s failed at %ld bytes (%s path): %s.",
+				    opname,
+				    name, sizes[j], r->path, strerror(-rc));
+		}
+	}
+	bh_close(&b);
+}
+
 int cmd_afalg(void)
 {
 	struct drvset cs[4][1], hs[2];
-	int have_c[4], have_h[2], i, j, k, d, op, total = 0, done = 0, any_padlock = 0;
+	int have_c[4], have_h[2], i, k, d, total = 0, done = 0, any_padlock = 0;
 	const struct drvset *cbc = NULL;
 	char paths[256] = "";
 
+	if (opt.nsizes) {
+		memcpy(sizes, opt.sizes, opt.nsizes * sizeof(sizes[0]));
+		nsizes = opt.nsizes;
+	}
 	inbuf = aligned_alloc(4096, MAXSIZE + 8192);
 	outbuf = aligned_alloc(4096, MAXSIZE + 8192);
 	refbuf = aligned_alloc(4096, MAXSIZE + 16384);
@@ -464,9 +529,11 @@ int cmd_afalg(void)
 		}
 	}
 	if (!total)
-		die(EXIT_ENV, "nothing to measure: no algorithm has a driver selected by --driver.");
+		die(EXIT_ENV,
+		    "nothing to measure: no algorithm has a driver selected by --driver.");
 	if (!any_padlock)
-		notice("no PadLock driver is present (no driver name with \"padlock\" in /proc/crypto); afalg compares the drivers that exist.");
+		notice("%s",
+		       "no PadLock driver is present (no driver name with \"padlock\" in /proc/crypto); afalg compares the drivers that exist.");
 
 	/* 1. correctness before any timing */
 	for (i = 0; i < 4; i++) {
@@ -502,88 +569,18 @@ int cmd_afalg(void)
 
 		report_meta("afalg_splice", "%s", zc);
 		if (!strcmp(zc, "copy"))
-			notice("AF_ALG copies spliced data on this kernel (zero-copy removed, as in Linux 7.2 and its backports): vmsplice/stream numbers include a copy.");
+			notice("%s",
+			       "AF_ALG copies spliced data on this kernel (zero-copy removed, as in Linux 7.2 and its backports): vmsplice/stream numbers include a copy.");
 	}
 
 	/* 3. the sweep */
-	for (i = 0; i < 4; i++) {
-		for (k = 0; k < 2 && have_c[i] > 0; k++) {
-			int keylen = ciphers[i].keylen[k];
-			u8 key[64];
-
-			fill_random(key, keylen);
-			for (d = 0; d < cs[i]->ndrv; d++) {
-				struct bh b;
-				const char *name = cs[i]->drv[d];
-				int rc = bh_open(&b, name, 0, key, keylen);
-
-				if (rc)
-					die(EXIT_RUNTIME, "cannot use driver %s through AF_ALG: %s.", name,
-					    strerror(-rc));
-				for (op = 1; op >= 0; op--) {
-					for (j = 0; j < NSIZES; j++) {
-						struct row *r;
-
-						check_stop();
-						progress("[afalg %d/%d] %s %d-bit %s %s %ld B", ++done, total,
-							 cs[i]->cra, keylen * 8, name,
-							 op ? "encrypt" : "decrypt", sizes[j]);
-						ctr_iv(0);
-						fill_random(inbuf, sizes[j]);
-						r = row_add();
-						snprintf(r->test, sizeof(r->test), "afalg");
-						snprintf(r->alg, sizeof(r->alg), "%.63s", cs[i]->cra);
-						r->keybits = keylen * 8;
-						snprintf(r->op, sizeof(r->op), "%s", op ? "encrypt" : "decrypt");
-						describe(r, name);
-						r->padlock = cs[i]->padlock[d];
-						r->baseline = d == 0;
-						r->size = sizes[j];
-						snprintf(r->path, sizeof(r->path), "%s", path_names[path_for[j]]);
-						rc = measure(&b, path_for[j], op, sizes[j], r);
-						if (rc)
-							die(EXIT_RUNTIME, "%s with %s failed at %ld bytes (%s path): %s.",
-							    op ? "encryption" : "decryption", name, sizes[j],
-							    r->path, strerror(-rc));
-					}
-				}
-				bh_close(&b);
-			}
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		for (d = 0; d < hs[i].ndrv && have_h[i] > 0; d++) {
-			struct bh b;
-			const char *name = hs[i].drv[d];
-			int rc = bh_open(&b, name, 1, NULL, 0);
-
-			if (rc)
-				die(EXIT_RUNTIME, "cannot use driver %s through AF_ALG: %s.", name,
-				    strerror(-rc));
-			for (j = 0; j < NSIZES; j++) {
-				struct row *r;
-
-				check_stop();
-				progress("[afalg %d/%d] %s %s %ld B", ++done, total, hs[i].cra, name,
-					 sizes[j]);
-				fill_random(inbuf, sizes[j]);
-				r = row_add();
-				snprintf(r->test, sizeof(r->test), "afalg");
-				snprintf(r->alg, sizeof(r->alg), "%.63s", hs[i].cra);
-				snprintf(r->op, sizeof(r->op), "digest");
-				describe(r, name);
-				r->padlock = hs[i].padlock[d];
-				r->baseline = d == 0;
-				r->size = sizes[j];
-				snprintf(r->path, sizeof(r->path), "digest");
-				rc = measure(&b, P_DIGEST, 1, sizes[j], r);
-				if (rc)
-					die(EXIT_RUNTIME, "digest with %s failed at %ld bytes: %s.", name,
-					    sizes[j], strerror(-rc));
-			}
-			bh_close(&b);
-		}
-	}
+	for (i = 0; i < 4; i++)
+		for (k = 0; k < 2 && have_c[i] > 0; k++)
+			for (d = 0; d < cs[i]->ndrv; d++)
+				sweep(cs[i], d, ciphers[i].keylen[k], &done, total);
+	for (i = 0; i < 2; i++)
+		for (d = 0; d < hs[i].ndrv && have_h[i] > 0; d++)
+			sweep(&hs[i], d, 0, &done, total);
 	progress_done();
 	free(inbuf);
 	free(outbuf);

@@ -6,19 +6,18 @@
 #ifndef PADLOCK_BENCH_H
 #define PADLOCK_BENCH_H
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <signal.h>
 
-/* the kernel's spellings, for checkpatch and for readers of kernel code */
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#define __noreturn	__attribute__((noreturn))
-#define __packed	__attribute__((packed))
+/* __printf(a, b) comes from the Makefile, as the kernel's compiler.h gives it */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-typedef uint8_t u8;
-typedef uint32_t u32;
+typedef unsigned char u8;
+typedef unsigned int u32;
 
 #define PB_VERSION "0.1"
 
@@ -40,11 +39,14 @@ struct options {
 	const char *drivers[32];	/* --driver: restrict to these */
 	int ndrivers;
 	const char *path;	/* --path: force an AF_ALG access path */
+	long sizes[16];		/* --sizes: AF_ALG request sizes */
+	int nsizes;
 	int verbose;
 };
 
 extern struct options opt;
 extern atomic_int stop_requested;
+extern char fatal_error[512];	/* the message die() printed */
 
 /* One line of /proc/crypto */
 struct calg {
@@ -85,7 +87,7 @@ struct row {
 };
 
 /* util.c */
-void die(int status, const char *fmt, ...) __printf(2, 3) __noreturn;
+noreturn void die(int status, const char *fmt, ...) __printf(2, 3);
 void notice(const char *fmt, ...) __printf(1, 2);
 void progress(const char *fmt, ...) __printf(1, 2);
 void progress_done(void);
@@ -154,8 +156,10 @@ struct drvset {
 	int padlock[12];
 	int baseline;		/* index of the baseline in drv[] */
 };
+
 int drivers_for(const char *cra, struct drvset *s, int want_hash);
 int driver_selected(const char *name);
+void drivers_quick_trim(struct drvset *s);
 void drivers_validate_option(void);
 
 /* subcommands */

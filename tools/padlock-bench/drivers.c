@@ -103,7 +103,8 @@ int drivers_for(const char *cra, struct drvset *s, int want_hash)
 		if (!usable(c, cra) || strchr(c->driver, '('))
 			continue;
 		if (ends_with(c->driver, "-generic") ||
-		    (ends_with(c->driver, "-lib") && (!base || !ends_with(base->driver, "-generic"))))
+		    (ends_with(c->driver,
+			       "-lib") && (!base || !ends_with(base->driver, "-generic"))))
 			base = c;
 	}
 	if (base) {
@@ -165,13 +166,39 @@ int drivers_for(const char *cra, struct drvset *s, int want_hash)
 	if (!any_selected)
 		return 0;
 	for (i = s->ndrv - 1; i > 0; i--) {
+		int tail = s->ndrv - i - 1;
+
 		if (driver_selected(s->drv[i]))
 			continue;
-		memmove(&s->drv[i], &s->drv[i + 1], (s->ndrv - i - 1) * sizeof(s->drv[0]));
-		memmove(&s->padlock[i], &s->padlock[i + 1], (s->ndrv - i - 1) * sizeof(s->padlock[0]));
+		memmove(&s->drv[i], &s->drv[i + 1], tail * sizeof(s->drv[0]));
+		memmove(&s->padlock[i], &s->padlock[i + 1], tail * sizeof(s->padlock[0]));
 		s->ndrv--;
 	}
 	return s->ndrv;
+}
+
+/*
+ * --quick, for dm-crypt and IPsec: the baseline and the PadLock drivers only,
+ * or the baseline and one other driver when there is no PadLock driver.
+ */
+void drivers_quick_trim(struct drvset *s)
+{
+	int i, any_padlock = 0, kept_other = 0, n = 1;
+
+	if (!opt.quick)
+		return;
+	for (i = 1; i < s->ndrv; i++)
+		any_padlock |= s->padlock[i];
+	for (i = 1; i < s->ndrv; i++) {
+		if (!s->padlock[i] && (any_padlock || kept_other++))
+			continue;
+		if (i != n) {
+			memcpy(s->drv[n], s->drv[i], sizeof(s->drv[0]));
+			s->padlock[n] = s->padlock[i];
+		}
+		n++;
+	}
+	s->ndrv = n;
 }
 
 /* every --driver must name a driver the kernel has or can build */
@@ -196,7 +223,8 @@ void drivers_validate_option(void)
 			continue;
 		}
 		crypto_free(&l);
-		die(EXIT_ENV, "unknown driver %s: it is not in /proc/crypto and the kernel cannot build it (see --help for the names used).",
+		die(EXIT_ENV,
+		    "unknown driver %s: it is not in /proc/crypto and the kernel cannot build it (see --help for the names used).",
 		    d);
 	}
 	crypto_free(&l);

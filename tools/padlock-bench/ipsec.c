@@ -56,11 +56,13 @@ static int cu_set_priority(const char *driver, int prio)
 		struct crypto_user_alg cru;
 		struct nlattr a;
 		u32 prio;
-	} __attribute__((packed)) req;
+	} req;	/* all members 4-byte aligned: no padding (asserted below) */
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	char buf[1024];
 	ssize_t r;
 
+	static_assert(sizeof(req) == NLMSG_HDRLEN + sizeof(struct crypto_user_alg) +
+		       NLA_HDRLEN + sizeof(u32), "netlink request has padding");
 	if (strlen(driver) >= sizeof(req.cru.cru_driver_name))
 		return -ENAMETOOLONG;
 	memset(&req, 0, sizeof(req));
@@ -91,6 +93,7 @@ struct saved_prio {
 	char driver[128];
 	int prio;
 };
+
 static struct saved_prio saved[96];
 static int nsaved;
 
@@ -117,7 +120,8 @@ static void restore_prios(void *arg)
 		int rc = cu_set_priority(saved[i].driver, saved[i].prio);
 
 		if (rc && rc != -ENOENT)
-			fprintf(stderr, "padlock-bench: warning: could not restore the priority %d of %s: %s\n",
+			fprintf(stderr,
+				"padlock-bench: warning: could not restore the priority %d of %s: %s\n",
 				saved[i].prio, saved[i].driver, strerror(-rc));
 	}
 }
@@ -210,7 +214,8 @@ static void unload_padlock_modules(void)
 	crypto_free(&l);
 	for (i = 0; i < nunloaded; i++)
 		if (run_cmd(NULL, "rmmod %s", unloaded[i]))
-			die(EXIT_RUNTIME, "without crypto_user the PadLock driver can only be switched off by unloading %s, and rmmod failed: %s",
+			die(EXIT_RUNTIME,
+			    "without crypto_user the PadLock driver can only be switched off by unloading %s, and rmmod failed: %s",
 			    unloaded[i], run_stderr());
 }
 
@@ -234,7 +239,7 @@ static void stop_server(void *arg)
 	}
 }
 
-static void sh(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sh(const char *what, const char *fmt, ...) __printf(2, 3);
 static void sh(const char *what, const char *fmt, ...)
 {
 	char cmd[1024];
@@ -266,9 +271,11 @@ static void setup_netns(void)
 	sh("creating a network namespace", "ip netns add %s", ns_b);
 	sh("creating the veth pair", "ip link add %s netns %s type veth peer name %s netns %s",
 	   veth_a, ns_a, veth_b, ns_b);
-	sh("configuring veth", "ip -n %s addr add %s/24 dev %s && ip -n %s link set %s up && ip -n %s link set lo up",
+	sh("configuring veth",
+	   "ip -n %s addr add %s/24 dev %s && ip -n %s link set %s up && ip -n %s link set lo up",
 	   ns_a, ip_a, veth_a, ns_a, veth_a, ns_a);
-	sh("configuring veth", "ip -n %s addr add %s/24 dev %s && ip -n %s link set %s up && ip -n %s link set lo up",
+	sh("configuring veth",
+	   "ip -n %s addr add %s/24 dev %s && ip -n %s link set %s up && ip -n %s link set lo up",
 	   ns_b, ip_b, veth_b, ns_b, veth_b, ns_b);
 }
 
@@ -288,7 +295,8 @@ static void hexkey(char *out, int n)
 static void flush_sas(void *arg)
 {
 	(void)arg;
-	run_cmd(NULL, "ip -n %s xfrm state flush; ip -n %s xfrm policy flush; ip -n %s xfrm state flush; ip -n %s xfrm policy flush",
+	run_cmd(NULL,
+		"ip -n %s xfrm state flush; ip -n %s xfrm policy flush; ip -n %s xfrm state flush; ip -n %s xfrm policy flush",
 		ns_a, ns_a, ns_b, ns_b);
 }
 
@@ -300,7 +308,8 @@ static void add_sas_ns(const char *ns, const char *src, const char *dst, const c
 	int fd = mkstemp(file);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	const char *sa = "xfrm state add src %s dst %s proto esp spi 0x%x reqid 7 mode transport";
-	const char *pol = "xfrm policy add src %s dst %s dir %s tmpl proto esp reqid 7 mode transport\n";
+	const char *pol =
+		"xfrm policy add src %s dst %s dir %s tmpl proto esp reqid 7 mode transport\n";
 	int rc;
 
 	if (!f)
@@ -319,7 +328,9 @@ static void add_sas_ns(const char *ns, const char *src, const char *dst, const c
 
 		snprintf(msg, sizeof(msg), "%s", run_stderr());
 		check_stop();
-		die(EXIT_RUNTIME, "ip xfrm could not add the ESP SAs with %s in %s: %s", enc, ns, msg);
+		die(EXIT_RUNTIME,
+		    "ip xfrm could not add the ESP SAs with %s in %s: %s",
+		    enc, ns, msg);
 	}
 }
 
@@ -395,7 +406,8 @@ static void esp_transform(const char *cra, char *out, size_t n)
 }
 
 static void iperf(const char *alg, const char *pinned, const char *orig_driver, int orig_prio,
-		  const char *module, int padlock, int baseline, const char *esp, int udp, long size)
+		  const char *module, int padlock, int baseline, const char *esp, int udp,
+		  long size)
 {
 	char *argv[20], t[16], l[16], *out = NULL;
 	int argc = 0, tries, rc = 1;
@@ -440,7 +452,9 @@ static void iperf(const char *alg, const char *pinned, const char *orig_driver, 
 		usleep(300000);
 	}
 	if (rc || !js || json_get(js, "error")) {
-		snprintf(msg, sizeof(msg), "%s", js && json_str(js, "error") ? json_str(js, "error") : run_stderr());
+		snprintf(msg, sizeof(msg),
+			 "%s",
+			 js && json_str(js, "error") ? json_str(js, "error") : run_stderr());
 		free(out);
 		json_free(js);
 		die(EXIT_RUNTIME, "iperf3 over ESP (%s, %s) failed: %s", alg, pinned, msg);
@@ -449,7 +463,8 @@ static void iperf(const char *alg, const char *pinned, const char *orig_driver, 
 	if (b1 <= b0) {
 		free(out);
 		json_free(js);
-		die(EXIT_RUNTIME, "no traffic went through the ESP SA (%s): the xfrm policy did not apply.",
+		die(EXIT_RUNTIME,
+		    "no traffic went through the ESP SA (%s): the xfrm policy did not apply.",
 		    alg);
 	}
 	if (udp) {
@@ -477,8 +492,12 @@ static void iperf(const char *alg, const char *pinned, const char *orig_driver, 
 	r->size = size;
 	snprintf(r->path, sizeof(r->path), "esp");
 	r->runs = 1;
-	r->mbps = r->mbps_min = r->mbps_max = bps / 8 / 1e6;
-	r->ops = opt.iperf_seconds > 0 ? pkts / json_num(js, "end.sum.seconds", opt.iperf_seconds) : 0;
+	r->mbps = bps / 8 / 1e6;
+	r->mbps_min = r->mbps;
+	r->mbps_max = r->mbps;
+	r->ops = opt.iperf_seconds > 0 ? pkts / json_num(js,
+							 "end.sum.seconds",
+							 opt.iperf_seconds) : 0;
 	r->cpu_pct = json_num(js, "end.cpu_utilization_percent.host_total", 0) +
 		     json_num(js, "end.cpu_utilization_percent.remote_total", 0);
 	snprintf(r->extra, sizeof(r->extra),
@@ -528,7 +547,8 @@ int cmd_ipsec(void)
 	need_module("authenc", NULL);
 	have_cu = cu_open() == 0;
 	if (!have_cu)
-		notice("crypto_user (NETLINK_CRYPTO) is not available: switching drivers by unloading the PadLock modules instead.");
+		notice("%s",
+		       "crypto_user (NETLINK_CRYPTO) is not available: switching drivers by unloading the PadLock modules instead.");
 	else
 		cleanup_push("crypto priorities", restore_prios, NULL);
 
@@ -542,9 +562,11 @@ int cmd_ipsec(void)
 
 		if (n <= 0) {
 			if (n < 0)
-				notice("the kernel has no %s; %s skipped.", kinds[k].cra, kinds[k].name);
+				notice("the kernel has no %s; %s skipped.",
+				       kinds[k].cra, kinds[k].name);
 			continue;
 		}
+		drivers_quick_trim(&s);
 		for (d = 0; d < s.ndrv; d++)
 			any_padlock |= s.padlock[d];
 		if (!have_cu) {
@@ -566,14 +588,18 @@ int cmd_ipsec(void)
 				add_sas(kinds[k].enc, kinds[k].keylen);
 				esp_transform(kinds[k].aead, esp, sizeof(esp));
 				crypto_read(&l);
-				for (i = 0; i < l.n; i++)
-					if (!strcmp(l.a[i].name, kinds[k].cra) && !l.a[i].internal &&
-					    (best < 0 || l.a[i].priority > l.a[best].priority))
+				for (i = 0; i < l.n; i++) {
+					const struct calg *x = &l.a[i];
+
+					if (!strcmp(x->name, kinds[k].cra) && !x->internal &&
+					    (best < 0 || x->priority > l.a[best].priority))
 						best = i;
+				}
 				c = best >= 0 ? &l.a[best] : NULL;
 				snprintf(cipher, sizeof(cipher), "%s", c ? c->driver : "?");
 				for (j = -1; j < nudp; j++) {
-					progress("[ipsec] %s %s %s", kinds[k].name, cipher, j < 0 ? "tcp" : "udp");
+					progress("[ipsec] %s %s %s",
+						 kinds[k].name, cipher, j < 0 ? "tcp" : "udp");
 					iperf(kinds[k].name, cipher, cipher, c ? c->priority : -1,
 					      c ? c->module : "", is_padlock_driver(cipher), !with,
 					      esp, j >= 0, j < 0 ? 131072 : udp[j]);
@@ -612,18 +638,22 @@ int cmd_ipsec(void)
 			add_sas(kinds[k].enc, kinds[k].keylen);
 			esp_transform(kinds[k].aead, esp, sizeof(esp));
 			if (!strstr(esp, drv))
-				die(EXIT_RUNTIME, "could not make %s win for ESP: the kernel built %s.", drv, esp);
+				die(EXIT_RUNTIME,
+				    "could not make %s win for ESP: the kernel built %s.",
+				    drv, esp);
 			for (j = -1; j < nudp; j++) {
-				progress("[ipsec] %s %s %s", kinds[k].name, drv, j < 0 ? "tcp" : "udp");
-				iperf(kinds[k].name, want, drv, prio, mod, s.padlock[d], d == 0, esp,
-				      j >= 0, j < 0 ? 131072 : udp[j]);
+				progress("[ipsec] %s %s %s",
+					 kinds[k].name, drv, j < 0 ? "tcp" : "udp");
+				iperf(kinds[k].name, want, drv, prio, mod, s.padlock[d], d == 0,
+				      esp, j >= 0, j < 0 ? 131072 : udp[j]);
 			}
 			cleanup_pop_run("xfrm states");
 			restore_prios(NULL);
 		}
 	}
 	if (!any_padlock)
-		notice("no PadLock driver for cbc(aes)/ctr(aes) is present; ipsec compares the drivers that exist.");
+		notice("%s",
+		       "no PadLock driver for cbc(aes)/ctr(aes) is present; ipsec compares the drivers that exist.");
 	progress_done();
 	cleanup_pop_run("iperf3 server");
 	cleanup_pop_run("network namespaces");

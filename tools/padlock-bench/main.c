@@ -13,7 +13,7 @@
 
 struct options opt;
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fputs("usage: padlock-bench [OPTIONS] afalg|dmcrypt|ipsec|all\n"
 	      "\n"
@@ -41,6 +41,7 @@ static void usage(FILE *f)
 	      "  --driver NAME      measure only NAME (repeatable); the baseline is always\n"
 	      "                     measured as the reference\n"
 	      "  --path P           force the AF_ALG path: sendmsg, vmsplice, stream, aio\n"
+	      "  --sizes LIST       AF_ALG request sizes, default 16,64,256,1024,8192,16384,65536\n"
 	      "  --seconds S        duration of each fio/iperf3 run (default 10, quick 1)\n"
 	      "  --ram-mib N        RAM disk size for dmcrypt (default 512, quick 96)\n"
 	      "  --json FILE        write all results as JSON\n"
@@ -55,6 +56,24 @@ static void usage(FILE *f)
 	      f);
 }
 
+static void parse_sizes(const char *arg)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	opt.nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v = strtol(tok, NULL, 0);
+
+		if (v < 1 || v > 65536 || opt.nsizes == (int)ARRAY_SIZE(opt.sizes))
+			die(EXIT_ENV, "--sizes takes up to 16 sizes of 1 to 65536 bytes, not %s.",
+			    arg);
+		opt.sizes[opt.nsizes++] = v;
+	}
+	if (!opt.nsizes)
+		die(EXIT_ENV, "--sizes needs a list such as 16,1024,65536.");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -63,6 +82,7 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "driver", required_argument, NULL, 'd' },
 		{ "path", required_argument, NULL, 'p' },
+		{ "sizes", required_argument, NULL, 'S' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "ram-mib", required_argument, NULL, 'm' },
 		{ "json", required_argument, NULL, 'j' },
@@ -79,34 +99,62 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
 		switch (c) {
-		case 'q': opt.quick = 1; break;
-		case 'r': runs = atoi(optarg); break;
-		case 't': time_ms = atoi(optarg); break;
-		case 's': secs = atoi(optarg); break;
-		case 'm': ram = atoi(optarg); break;
-		case 'j': opt.json_file = optarg; break;
-		case 'c': opt.csv_file = optarg; break;
-		case 'P': opt.plot_file = optarg; break;
-		case 'v': opt.verbose = 1; break;
+		case 'q':
+			opt.quick = 1;
+			break;
+		case 'r':
+			runs = atoi(optarg);
+			break;
+		case 't':
+			time_ms = atoi(optarg);
+			break;
+		case 's':
+			secs = atoi(optarg);
+			break;
+		case 'm':
+			ram = atoi(optarg);
+			break;
+		case 'j':
+			opt.json_file = optarg;
+			break;
+		case 'c':
+			opt.csv_file = optarg;
+			break;
+		case 'P':
+			opt.plot_file = optarg;
+			break;
+		case 'v':
+			opt.verbose = 1;
+			break;
 		case 'p':
 			if (strcmp(optarg, "sendmsg") && strcmp(optarg, "vmsplice") &&
 			    strcmp(optarg, "stream") && strcmp(optarg, "aio"))
-				die(EXIT_ENV, "--path must be sendmsg, vmsplice, stream or aio, not %s.",
+				die(EXIT_ENV,
+				    "--path must be sendmsg, vmsplice, stream or aio, not %s.",
 				    optarg);
 			opt.path = optarg;
+			break;
+		case 'S':
+			parse_sizes(optarg);
 			break;
 		case 'd':
 			if (opt.ndrivers == (int)ARRAY_SIZE(opt.drivers))
 				die(EXIT_ENV, "too many --driver options.");
 			opt.drivers[opt.ndrivers++] = optarg;
 			break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("padlock-bench %s\n", PB_VERSION); return 0;
-		default: usage(stderr); return EXIT_ENV;
+		case 'h':
+			print_help(stdout);
+			return 0;
+		case 'V':
+			printf("padlock-bench %s\n", PB_VERSION);
+			return 0;
+		default:
+			print_help(stderr);
+			return EXIT_ENV;
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		print_help(stderr);
 		return EXIT_ENV;
 	}
 	cmd = argv[optind];
@@ -117,13 +165,16 @@ int main(int argc, char **argv)
 	else if (!strcmp(cmd, "ipsec"))
 		do_ipsec = 1;
 	else if (!strcmp(cmd, "all"))
-		do_afalg = do_dm = do_ipsec = 1;
+		do_afalg = 1, do_dm = 1, do_ipsec = 1;
 	else
-		die(EXIT_ENV, "unknown subcommand %s (afalg, dmcrypt, ipsec or all; see --help).", cmd);
+		die(EXIT_ENV,
+		    "unknown subcommand %s (afalg, dmcrypt, ipsec or all; see --help).",
+		    cmd);
 
 	opt.runs = runs > 0 ? runs : opt.quick ? 3 : 5;
 	opt.time_ms = time_ms > 0 ? time_ms : opt.quick ? 20 : 200;
-	opt.fio_seconds = opt.iperf_seconds = secs > 0 ? secs : opt.quick ? 1 : 10;
+	opt.fio_seconds = secs > 0 ? secs : opt.quick ? 1 : 10;
+	opt.iperf_seconds = opt.fio_seconds;
 	opt.ram_mib = ram >= 32 ? ram : opt.quick ? 96 : 512;
 
 	install_signals();
@@ -132,7 +183,8 @@ int main(int argc, char **argv)
 
 	/* everything that can be missing is checked before anything runs */
 	if (do_dm || do_ipsec)
-		need_root(do_dm && do_ipsec ? "padlock-bench all" : do_dm ? "padlock-bench dmcrypt" : "padlock-bench ipsec");
+		need_root(do_dm && do_ipsec ? "padlock-bench all" :
+			  do_dm ? "padlock-bench dmcrypt" : "padlock-bench ipsec");
 	if (do_dm) {
 		need_program("cryptsetup", "cryptsetup-bin");
 		need_program("dmsetup", "dmsetup");
@@ -143,7 +195,8 @@ int main(int argc, char **argv)
 		need_program("iperf3", "iperf3");
 	}
 	if (opt.plot_file && !have_program("gnuplot"))
-		notice("gnuplot is not installed, so --plot will draw nothing (install gnuplot-nox).");
+		notice("%s",
+		       "gnuplot is not installed, so --plot will draw nothing (install gnuplot-nox).");
 	drivers_validate_option();
 
 	printf("padlock-bench %s: kernel %s, CPU %s%s%s%s\n", PB_VERSION, sys_kernel, sys_cpu,
@@ -153,24 +206,29 @@ int main(int argc, char **argv)
 
 	if (do_afalg) {
 		cmd_afalg();
-		report_tables("afalg", "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
+		report_tables("afalg",
+			      "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
 		report_crossover("afalg");
 	}
 	if (do_dm) {
 		cmd_dmcrypt();
-		report_tables("dmcrypt", "dm-crypt on brd with fio, direct I/O; 4 KiB = random, 1 MiB = sequential; MB = 10^6 bytes");
+		report_tables("dmcrypt",
+			      "dm-crypt on brd with fio, direct I/O; 4 KiB = random, 1 MiB = sequential; MB = 10^6 bytes");
 		report_crossover("dmcrypt");
 	}
 	if (do_ipsec) {
 		cmd_ipsec();
-		report_tables("ipsec", "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; MB = 10^6 bytes");
+		report_tables("ipsec",
+			      "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; MB = 10^6 bytes");
 		report_crossover("ipsec");
 	}
 	cleanup_all();
 
-	if (opt.json_file && (rc = report_write_json(opt.json_file)))
+	rc = opt.json_file ? report_write_json(opt.json_file) : 0;
+	if (rc)
 		die(EXIT_RUNTIME, "cannot write %s: %s", opt.json_file, strerror(-rc));
-	if (opt.csv_file && (rc = report_write_csv(opt.csv_file)))
+	rc = opt.csv_file ? report_write_csv(opt.csv_file) : 0;
+	if (rc)
 		die(EXIT_RUNTIME, "cannot write %s: %s", opt.csv_file, strerror(-rc));
 	if (opt.plot_file)
 		report_plot(opt.plot_file);

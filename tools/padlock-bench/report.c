@@ -22,6 +22,7 @@ struct check {
 	char test[12], alg[64], driver[160], what[96];
 	int keybits, ok;
 };
+
 static struct check checks[128];
 static int nchecks;
 
@@ -33,6 +34,7 @@ struct xover {
 	int keybits;
 	long from;	/* -1: never */
 };
+
 static struct xover xovers[128];
 static int nxovers;
 
@@ -221,9 +223,10 @@ void report_tables(const char *test, const char *unit_note)
 		printf("\n");
 		for (i = 0; i < nd; i++) {
 			char name[200];
+			const char *tag = drv[i]->baseline ? " [base]" :
+					  drv[i]->padlock ? " [padlock]" : "";
 
-			snprintf(name, sizeof(name), "%s%s", drv[i]->driver,
-				 drv[i]->baseline ? " [base]" : drv[i]->padlock ? " [padlock]" : "");
+			snprintf(name, sizeof(name), "%s%s", drv[i]->driver, tag);
 			printf("%-*s %5d", w, name, drv[i]->priority);
 			for (j = 0; j < ns; j++) {
 				const struct row *r = find(g, drv[i]->driver, sz[j]);
@@ -257,13 +260,15 @@ void report_tables(const char *test, const char *unit_note)
 				continue;
 			printf("  %s:", drv[i]->driver);
 			if (s->ops > 0)
-				printf(" %s %.0f ops/s (%.1f us/op)", size_str(sz[0], sb, sizeof(sb)),
+				printf(" %s %.0f ops/s (%.1f us/op)",
+				       size_str(sz[0], sb, sizeof(sb)),
 				       s->ops, 1e6 / s->ops);
 			if (l->cpu_ns_per_byte > 0)
 				printf(" CPU %.2f ns/byte at %s", l->cpu_ns_per_byte,
 				       size_str(sz[ns - 1], sb, sizeof(sb)));
 			if (l->cpu_pct > 0)
-				printf(" CPU %.0f%% at %s", l->cpu_pct, size_str(sz[ns - 1], sb, sizeof(sb)));
+				printf(" CPU %.0f%% at %s",
+				       l->cpu_pct, size_str(sz[ns - 1], sb, sizeof(sb)));
 			if (l->runs > 1)
 				printf(" min..max %.2f..%.2f MB/s", l->mbps_min, l->mbps_max);
 			printf("\n");
@@ -306,8 +311,8 @@ void report_crossover(const char *test)
 				from = sz[j];
 			}
 			if (!any++)
-				printf("\ncrossover (%s): smallest request size from which the PadLock driver beats the baseline\n",
-				       test);
+				printf("\ncrossover (%s): %s\n", test,
+				       "smallest request size from which the PadLock driver beats the baseline");
 			printf("  %s", rows[g].alg);
 			if (rows[g].keybits)
 				printf(" %d-bit", rows[g].keybits);
@@ -315,7 +320,8 @@ void report_crossover(const char *test)
 			if (from < 0)
 				printf("never (not at the largest size tested)\n");
 			else if (from == sz[0])
-				printf("from %s (every size tested)\n", size_str(from, sb, sizeof(sb)));
+				printf("from %s (every size tested)\n",
+				       size_str(from, sb, sizeof(sb)));
 			else
 				printf("from %s\n", size_str(from, sb, sizeof(sb)));
 			if (nxovers < (int)ARRAY_SIZE(xovers)) {
@@ -335,7 +341,8 @@ void report_crossover(const char *test)
 			if (!strcmp(rows[g].test, test))
 				break;
 		if (g < nrows)
-			printf("\ncrossover (%s): no PadLock driver was measured, nothing to compare.\n", test);
+			printf("\ncrossover (%s): %s\n", test,
+			       "no PadLock driver was measured, nothing to compare.");
 	}
 	fflush(stdout);
 }
@@ -384,7 +391,13 @@ int report_write_json(const char *file)
 		json_escape(f, sys_profile);
 	else
 		fputs("null", f);
-	fprintf(f, ",\n  \"quick\": %s,\n  \"meta\": {", opt.quick ? "true" : "false");
+	fprintf(f, ",\n  \"quick\": %s,\n  \"complete\": %s,\n  \"error\": ",
+		opt.quick ? "true" : "false", fatal_error[0] ? "false" : "true");
+	if (fatal_error[0])
+		json_escape(f, fatal_error);
+	else
+		fputs("null", f);
+	fputs(",\n  \"meta\": {", f);
 	for (i = 0; i < nmeta; i++) {
 		fprintf(f, "%s\n    ", i ? "," : "");
 		json_escape(f, meta_key[i]);
@@ -499,8 +512,10 @@ int report_write_csv(const char *file)
 
 	if (!f)
 		return -errno;
-	fputs("test,kernel,cpu,sim_profile,algorithm,keybits,op,driver,pinned,module,priority,padlock,baseline,size,path,runs,mbps_median,mbps_min,mbps_max,ops_per_s,cpu_ns_per_byte,cpu_percent\n",
+	fputs("test,kernel,cpu,sim_profile,algorithm,keybits,op,driver,pinned,module,priority,",
 	      f);
+	fputs("padlock,baseline,size,path,runs,mbps_median,mbps_min,mbps_max,ops_per_s,", f);
+	fputs("cpu_ns_per_byte,cpu_percent\n", f);
 	for (i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
@@ -548,14 +563,16 @@ void report_plot(const char *file)
 		return;
 	}
 	for (g = 0; g < nrows; g++)
-		if (!strcmp(rows[g].test, "afalg") && strcmp(rows[g].op, "decrypt") && group_first(g))
+		if (!strcmp(rows[g].test,
+			    "afalg") && strcmp(rows[g].op, "decrypt") && group_first(g))
 			panels++;
 	if (!panels) {
 		notice("--plot: no AF_ALG results to plot.");
 		return;
 	}
 	fd = mkstemp(dat);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
 		notice("--plot: cannot create a temporary file: %s", strerror(errno));
 		return;
 	}
@@ -571,17 +588,19 @@ void report_plot(const char *file)
 	}
 	fprintf(gp, "set terminal pngcairo size %d,%d font ',9'\nset output '%s'\n",
 		cols * 480, lines * 360 + 40, file);
-	fprintf(gp, "set multiplot layout %d,%d title \"padlock-bench AF_ALG, %s, %s%s%s (path %s)\" noenhanced\n",
+	fprintf(gp,
+		"set multiplot layout %d,%d title \"padlock-bench AF_ALG, %s, %s%s%s (path %s)\" noenhanced\n",
 		lines, cols, sys_kernel, sys_cpu, sys_profile[0] ? ", sim " : "", sys_profile,
 		title ? title : "?");
-	fputs("set logscale x 2\nset xlabel 'request size (bytes)'\nset ylabel 'MB/s'\nset key top left noenhanced font ',7'\nset grid\n",
-	      gp);
+	fputs("set logscale x 2\nset xlabel 'request size (bytes)'\nset ylabel 'MB/s'\n", gp);
+	fputs("set key top left noenhanced font ',7'\nset grid\n", gp);
 	for (g = 0; g < nrows; g++) {
 		const struct row *drv[16];
 		long sz[16];
 		int nd, ns;
 
-		if (strcmp(rows[g].test, "afalg") || !strcmp(rows[g].op, "decrypt") || !group_first(g))
+		if (strcmp(rows[g].test,
+			   "afalg") || !strcmp(rows[g].op, "decrypt") || !group_first(g))
 			continue;
 		nd = group_drivers(g, drv, 16);
 		ns = group_sizes(g, sz, 16);

@@ -21,7 +21,8 @@
 
 #include "bench.h"
 
-volatile sig_atomic_t stop_requested;
+atomic_int stop_requested;
+char fatal_error[512];
 
 /* ------------------------------------------------------------------ */
 /* messages */
@@ -51,17 +52,19 @@ void progress_done(void)
 	}
 }
 
-void die(int status, const char *fmt, ...)
+noreturn void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
 	progress_done();
-	fputs("padlock-bench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(fatal_error, sizeof(fatal_error), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "padlock-bench: %s\n", fatal_error);
 	cleanup_all();
+	/* what was measured so far, with the error, for whoever asked for it */
+	if (opt.json_file && status != EXIT_ENV)
+		report_write_json(opt.json_file);
 	exit(status);
 }
 
@@ -82,7 +85,7 @@ void check_stop(void)
 {
 	if (stop_requested)
 		die(EXIT_SIGNAL, "interrupted by signal %d; everything set up was removed.",
-		    (int)stop_requested);
+		    atomic_load(&stop_requested));
 }
 
 void *xcalloc(size_t n, size_t sz)
@@ -256,7 +259,8 @@ void need_program(const char *prog, const char *package)
 void need_root(const char *what)
 {
 	if (geteuid() != 0)
-		die(EXIT_ENV, "%s needs root (it sets up kernel devices and namespaces); run it with sudo.",
+		die(EXIT_ENV,
+		    "%s needs root (it sets up kernel devices and namespaces); run it with sudo.",
 		    what);
 }
 
@@ -282,14 +286,8 @@ int run_argv(char **out, char *const argv[])
 	struct pollfd pfd[2];
 	int open_fds = 2, killed = 0;
 
-	if (opt.verbose) {
-		int i;
+	double t0 = now_s();
 
-		fputs("padlock-bench: run:", stderr);
-		for (i = 0; argv[i]; i++)
-			fprintf(stderr, " %s", argv[i]);
-		fputc('\n', stderr);
-	}
 	if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
 		die(EXIT_RUNTIME, "pipe: %s", strerror(errno));
 	pid = fork();
@@ -313,7 +311,8 @@ int run_argv(char **out, char *const argv[])
 	last_stderr[0] = 0;
 	pfd[0].fd = op[0];
 	pfd[1].fd = ep[0];
-	pfd[0].events = pfd[1].events = POLLIN;
+	pfd[0].events = POLLIN;
+	pfd[1].events = POLLIN;
 	while (open_fds) {
 		char tmp[4096];
 		int i;
@@ -367,6 +366,15 @@ int run_argv(char **out, char *const argv[])
 			killed = 1;
 		}
 	}
+	if (opt.verbose) {
+		int i;
+
+		progress_done();
+		fprintf(stderr, "padlock-bench: %.2f s:", now_s() - t0);
+		for (i = 0; argv[i]; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fputc('\n', stderr);
+	}
 	if (!buf)
 		buf = xcalloc(1, 1);
 	buf[len] = 0;
@@ -386,9 +394,13 @@ int run_argv(char **out, char *const argv[])
 int run_cmd(char **out, const char *fmt, ...)
 {
 	char cmd[2048];
-	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	char *argv[4];
 	va_list ap;
 
+	argv[0] = "/bin/sh";
+	argv[1] = "-c";
+	argv[2] = cmd;
+	argv[3] = NULL;
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
@@ -540,7 +552,7 @@ const struct calg *crypto_resolve(const char *pinned, struct crypto_list *l)
 
 int is_padlock_driver(const char *driver)
 {
-	return strstr(driver, "padlock") != NULL;
+	return !!strstr(driver, "padlock");
 }
 
 /* ------------------------------------------------------------------ */
@@ -629,18 +641,29 @@ static char *jparse_string(struct jparser *j)
 		if (c == '\\' && *j->p) {
 			c = *j->p++;
 			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
+			case 'n':
+				c = '\n';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'f':
+				c = '\f';
+				break;
 			case 'u':
 				/* keep it simple: non-ASCII escapes become '?' */
 				c = '?';
 				if (strlen(j->p) >= 4)
 					j->p += 4;
 				break;
-			default: break;
+			default:
+				break;
 			}
 		}
 		if (len + 2 > cap) {

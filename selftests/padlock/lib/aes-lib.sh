@@ -6,6 +6,8 @@
 #   aes_load_ours            unload the in-tree padlock_aes if loaded, insmod ours
 #   aes_load_intree          unload ours if loaded, modprobe Debian's padlock_aes
 #   aes_unload               unload whichever padlock_aes is loaded
+#   aes_block_intree_autoload / aes_allow_intree_autoload
+#                            stop / allow alias autoloading of the in-tree one
 #   aes_refcnt DRIVER        /proc/crypto refcnt of a driver (empty if absent)
 #   aes_driver_for NAME      highest-priority tested driver for a cra_name
 #   aes_xcrypt_total         sum of the sim's xcrypt_* counters
@@ -43,9 +45,28 @@ aes_unload() {
 }
 
 aes_load_ours() {
+	local d ko="$PADLOCK_KO_DIR/padlock-aes.ko"
 	[ "$(aes_which)" = ours ] && return 0
 	aes_unload || return 1
-	insmod "$PADLOCK_KO_DIR/padlock-aes.ko" "$@"
+	# insmod does not load dependencies (libaes is a module on 5.10)
+	for d in $(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' '); do
+		modprobe -q "$d"
+	done
+	insmod "$ko" "$@"
+}
+
+# While our module is unloaded, the crypto API's request_module() would
+# autoload Debian's in-tree padlock_aes (same module name, crypto-aes
+# alias) and silently replace "the generic driver" in cross-checks.
+# Blacklisting stops alias loading only; "modprobe padlock_aes" still works.
+AES_BLACKLIST=/etc/modprobe.d/padlock-aes-selftest.conf
+aes_block_intree_autoload() {
+	mkdir -p /etc/modprobe.d 2>/dev/null
+	echo "blacklist padlock_aes" > "$AES_BLACKLIST" 2>/dev/null
+}
+
+aes_allow_intree_autoload() {
+	rm -f "$AES_BLACKLIST"
 }
 
 aes_load_intree() {

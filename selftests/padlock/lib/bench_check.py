@@ -37,6 +37,8 @@ def main():
     real = proc_drivers(proc)
     rows = d.get("rows", [])
 
+    if d.get("complete") is not True:
+        problems.append(f"the run did not complete: {d.get('error')}")
     for key in ("kernel", "cpu"):
         if not d.get(key):
             problems.append(f"report lacks '{key}'")
