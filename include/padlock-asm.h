@@ -35,6 +35,13 @@
 #define PADLOCK_OP_XSHA384	".byte 0xf3,0x0f,0xa6,0xd8"
 #define PADLOCK_OP_XSHA512	".byte 0xf3,0x0f,0xa6,0xe0"
 
+/*
+ * Forms that are not driven by anything but the simulator's tests: the
+ * F2-prefixed XCRYPT-ECB is undefined (facts 1.1), MONTMUL is not modelled.
+ */
+#define PADLOCK_OP_F2_XCRYPT_ECB	".byte 0xf2,0x0f,0xa7,0xc8"
+#define PADLOCK_OP_MONTMUL	".byte 0xf3,0x0f,0xa6,0xc0"
+
 #define PADLOCK_ALIGN		16
 
 /*
@@ -163,27 +170,6 @@ PADLOCK_DEFINE_XSHA_BLOCKS(xsha384, PADLOCK_OP_XSHA384)
 PADLOCK_DEFINE_XSHA_BLOCKS(xsha512, PADLOCK_OP_XSHA512)
 
 /*
- * Execute REP XSHA512 in block mode on one block, recovering from an
- * invalid-opcode fault through the exception table instead of oopsing.
- * Returns false when the CPU does not implement the instruction.  Used only
- * to detect PHE2 on kernels whose capability words do not name it.
- */
-static inline bool padlock_xsha512_probe(const void *in, void *state)
-{
-	unsigned long mode = ~0UL, blocks = 1;
-	int faulted = 1;
-
-	asm volatile("1: " PADLOCK_OP_XSHA512 "\n\t"
-		     "movl $0, %[faulted]\n"
-		     "2:\n"
-		     _ASM_EXTABLE(1b, 2b)
-		     : [faulted] "+rm" (faulted), "+S" (in), "+D" (state),
-		       "+a" (mode), "+c" (blocks)
-		     : : "memory", "cc");
-	return !faulted;
-}
-
-/*
  * XSTORE (facts 1.8): stores 1, 2, 4 or 8 random bytes (rDX[1:0] = 3, 2, 1,
  * 0) at rDI, advances rDI, may change rDX, and returns the RNG status word
  * (a copy of MSR 0x110B: bits 4:0 bytes stored, bit 6 enabled, 12:10 DC
@@ -217,5 +203,40 @@ static __always_inline u32 padlock_rep_xstore(void *dst, unsigned long count,
 	*remaining = count;
 	return status;
 }
+
+/*
+ * For test instruments only (padlock-simtest, the simulator's test module):
+ * padlock_raw_NAME(r) executes one encoding with every operand register
+ * taken from and returned in r[] (rSI, rDI, rCX, rAX, rDX, rBX), under an
+ * exception-table fixup.  Returns true when the instruction faulted.
+ */
+#define PADLOCK_DEFINE_RAW(name, op)					\
+static inline bool padlock_raw_##name(unsigned long r[6])		\
+{									\
+	int faulted = 1;						\
+									\
+	asm volatile("1:	" op "\n"					\
+		     "	movl $0, %[f]\n"				\
+		     "2:\n"						\
+		     _ASM_EXTABLE(1b, 2b)				\
+		     : [f] "+m" (faulted), "+S" (r[0]), "+D" (r[1]),	\
+		       "+c" (r[2]), "+a" (r[3]), "+d" (r[4]), "+b" (r[5])	\
+		     : : "memory", "cc");				\
+	return faulted;							\
+}
+
+PADLOCK_DEFINE_RAW(xstore, PADLOCK_OP_XSTORE)
+PADLOCK_DEFINE_RAW(rep_xstore, PADLOCK_OP_REP_XSTORE)
+PADLOCK_DEFINE_RAW(xcrypt_ecb, PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(xcrypt_cbc, PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(xcrypt_ctr, PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(xcrypt_cfb, PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(xcrypt_ofb, PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(xsha1, PADLOCK_OP_XSHA1)
+PADLOCK_DEFINE_RAW(xsha256, PADLOCK_OP_XSHA256)
+PADLOCK_DEFINE_RAW(xsha384, PADLOCK_OP_XSHA384)
+PADLOCK_DEFINE_RAW(xsha512, PADLOCK_OP_XSHA512)
+PADLOCK_DEFINE_RAW(f2_xcrypt_ecb, PADLOCK_OP_F2_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(montmul, PADLOCK_OP_MONTMUL)
 
 #endif /* PADLOCK_ASM_H */

@@ -92,7 +92,7 @@
  * partial blocks itself, ->update() returns the number of bytes it left
  * unprocessed, ->finup() may get any length (FINUP_MAX), and the exported
  * state is the driver's core state followed by the API's block buffer and
- * its length byte.  Kbuild probes include/crypto/hash.h
+ * its length byte.  Kbuild probes include/crypto/internal/hash.h
  * (PADLOCK_HAVE_SHASH_BLOCK_ONLY).  Drivers test PADLOCK_SHASH_BLOCK_ONLY
  * with a plain if (), so that both paths always compile.
  */
@@ -112,6 +112,21 @@
  */
 #ifdef PADLOCK_HAVE_CFB_OFB_TEMPLATES
 #define PADLOCK_CFB_OFB	1
+#endif
+
+/*
+ * ~6.17: shash ->export_core()/->import_core(), the state without the
+ * partial block.  The hmac template only accepts hashes that have them
+ * (Kbuild probes include/crypto/hash.h: PADLOCK_HAVE_SHASH_EXPORT_CORE).
+ */
+#ifdef PADLOCK_HAVE_SHASH_EXPORT_CORE
+#define PADLOCK_SHASH_SET_EXPORT_CORE(alg, exp, imp)	\
+	do {						\
+		(alg)->export_core = (exp);		\
+		(alg)->import_core = (imp);		\
+	} while (0)
+#else
+#define PADLOCK_SHASH_SET_EXPORT_CORE(alg, exp, imp)	do { } while (0)
 #endif
 
 #endif /* PADLOCK_COMPAT_H */

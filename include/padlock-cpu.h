@@ -11,12 +11,8 @@
 #define PADLOCK_CPU_H
 
 #include <linux/types.h>
-#include <linux/string.h>
-#include <linux/kernel.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
-
-#include "padlock-asm.h"
 
 /* Family 7 and later: Zhaoxin (vendor "CentaurHauls" or "  Shanghai  "). */
 static inline bool padlock_cpu_is_zhaoxin(void)
@@ -49,37 +45,17 @@ static inline bool padlock_cpu_has_rng(void)
 }
 
 /*
- * PHE2 (SHA-384/512, Zhaoxin): capability bits 25/26 of the same leaf.
- * No kernel up to 7.2 names them in its capability words, so CPUID is asked
- * directly; where that says no on a Zhaoxin CPU with PHE, one XSHA512 block
- * is executed under an exception-table fixup and its result checked
- * against the known digest (SHA-512 of the empty message, first word).
- * Call from process context.
+ * PHE2 (SHA-384/512, Zhaoxin): bits 25/26 of CPUID 0xC0000001 EDX.  No
+ * kernel up to 7.2 names them, but the kernel copies that whole register
+ * into capability word 5 (centaur.c, zhaoxin.c), so the bits are there.
  */
+#define PADLOCK_FEATURE_PHE2	(5 * 32 + 25)
+#define PADLOCK_FEATURE_PHE2_EN	(5 * 32 + 26)
+
 static inline bool padlock_cpu_has_phe2(void)
 {
-	const u32 both = (1U << 25) | (1U << 26);
-	u8 buf[128 + 256 + 15];
-	u64 *st = PTR_ALIGN((u64 *)(buf + 128), 16);
-	u8 *blk = buf;
-	bool ok;
-
-	if (cpuid_eax(0xC0000000) >= 0xC0000001 &&
-	    (cpuid_edx(0xC0000001) & both) == both)
-		return true;
-	if (!padlock_cpu_is_zhaoxin() || !padlock_cpu_has_phe())
-		return false;
-
-	/* The padded empty message: 0x80, zeros, a 128-bit length of 0. */
-	memset(blk, 0, 128);
-	blk[0] = 0x80;
-	st[0] = 0x6a09e667f3bcc908ULL; st[1] = 0xbb67ae8584caa73bULL;
-	st[2] = 0x3c6ef372fe94f82bULL; st[3] = 0xa54ff53a5f1d36f1ULL;
-	st[4] = 0x510e527fade682d1ULL; st[5] = 0x9b05688c2b3e6c1fULL;
-	st[6] = 0x1f83d9abfb41bd6bULL; st[7] = 0x5be0cd19137e2179ULL;
-	ok = padlock_xsha512_probe(blk, st) && st[0] == 0xcf83e1357eefb8bdULL;
-	memzero_explicit(buf, sizeof(buf));
-	return ok;
+	return boot_cpu_has(PADLOCK_FEATURE_PHE2) &&
+	       boot_cpu_has(PADLOCK_FEATURE_PHE2_EN);
 }
 
 /* VIA Nano (family 6, model 15) and everything after it, Zhaoxin included. */

@@ -2,7 +2,9 @@
 /*
  * padlock-simtest: a test helper for padlock-sim (not a driver).
  *
- * It issues the PadLock instructions with its own inline assembly so that
+ * It issues the PadLock instructions (raw, with every register given,
+ * through PADLOCK_EXEC_RAW of include/padlock-asm.h, the project's one
+ * place for PadLock opcodes) so that
  * selftests/padlock/sim.sh can check the simulator against known answers
  * and exercise its violation paths.  A request written to
  * /sys/kernel/debug/padlock-simtest/exec describes one instruction (opcode,
@@ -24,6 +26,8 @@
 #include <linux/uaccess.h>
 #include <linux/gfp.h>
 #include <asm/asm.h>
+
+#include "padlock-asm.h"	/* encodings only: this is a test instrument */
 
 void padlock_sim_expect_fault(bool on);
 
@@ -69,72 +73,29 @@ static DEFINE_MUTEX(st_lock);
 static struct simtest_res *st_res;
 static size_t st_res_len;
 
-/* One asm per encoding: the opcode bytes are literal. */
-#define PL_EXEC(bytes)							\
-	({								\
-		asm volatile("1:	.byte " bytes "\n"			\
-			     "	movl $0, %[f]\n"			\
-			     "2:\n"					\
-			     _ASM_EXTABLE(1b, 2b)			\
-			     : [f] "+m"(faulted), "+S"(si), "+D"(di),	\
-			       "+c"(cx), "+a"(ax), "+d"(dx), "+b"(bx)	\
-			     : : "memory", "cc");			\
-	})
+/* The encodings and the raw-execution asm come from include/padlock-asm.h. */
+static bool (*const st_raw[ST_NR])(unsigned long r[6]) = {
+	[ST_XSTORE] = padlock_raw_xstore,
+	[ST_REP_XSTORE] = padlock_raw_rep_xstore,
+	[ST_ECB] = padlock_raw_xcrypt_ecb,
+	[ST_CBC] = padlock_raw_xcrypt_cbc,
+	[ST_CTR] = padlock_raw_xcrypt_ctr,
+	[ST_CFB] = padlock_raw_xcrypt_cfb,
+	[ST_OFB] = padlock_raw_xcrypt_ofb,
+	[ST_SHA1] = padlock_raw_xsha1,
+	[ST_SHA256] = padlock_raw_xsha256,
+	[ST_SHA384] = padlock_raw_xsha384,
+	[ST_SHA512] = padlock_raw_xsha512,
+	[ST_F2_ECB] = padlock_raw_f2_xcrypt_ecb,
+	[ST_MONTMUL] = padlock_raw_montmul,
+};
 
+/* regs6: rSI, rDI, rCX, rAX, rDX, rBX in and out; returns "faulted". */
 static int st_exec(unsigned int op, unsigned long *regs6)
 {
-	unsigned long si = regs6[0], di = regs6[1], cx = regs6[2];
-	unsigned long ax = regs6[3], dx = regs6[4], bx = regs6[5];
-	int faulted = 1;
-
-	switch (op) {
-	case ST_XSTORE:
-		PL_EXEC("0x0f,0xa7,0xc0");
-		break;
-	case ST_REP_XSTORE:
-		PL_EXEC("0xf3,0x0f,0xa7,0xc0");
-		break;
-	case ST_ECB:
-		PL_EXEC("0xf3,0x0f,0xa7,0xc8");
-		break;
-	case ST_CBC:
-		PL_EXEC("0xf3,0x0f,0xa7,0xd0");
-		break;
-	case ST_CTR:
-		PL_EXEC("0xf3,0x0f,0xa7,0xd8");
-		break;
-	case ST_CFB:
-		PL_EXEC("0xf3,0x0f,0xa7,0xe0");
-		break;
-	case ST_OFB:
-		PL_EXEC("0xf3,0x0f,0xa7,0xe8");
-		break;
-	case ST_SHA1:
-		PL_EXEC("0xf3,0x0f,0xa6,0xc8");
-		break;
-	case ST_SHA256:
-		PL_EXEC("0xf3,0x0f,0xa6,0xd0");
-		break;
-	case ST_SHA384:
-		PL_EXEC("0xf3,0x0f,0xa6,0xd8");
-		break;
-	case ST_SHA512:
-		PL_EXEC("0xf3,0x0f,0xa6,0xe0");
-		break;
-	case ST_F2_ECB:
-		PL_EXEC("0xf2,0x0f,0xa7,0xc8");
-		break;
-	case ST_MONTMUL:
-		PL_EXEC("0xf3,0x0f,0xa6,0xc0");
-		break;
-	}
-	regs6[0] = si;
-	regs6[1] = di;
-	regs6[2] = cx;
-	regs6[3] = ax;
-	regs6[4] = dx;
-	regs6[5] = bx;
-	return faulted;
+	if (op >= ST_NR || !st_raw[op])
+		return 1;
+	return st_raw[op](regs6);
 }
 
 static int st_run(const struct simtest_req *req, size_t len)

@@ -146,7 +146,10 @@ if [ -r $SIM/counters ] && modprobe via_rng 2>/dev/null && grep -qw via $HW/rng_
 	nbytes=16384
 	declare -A per ms
 	for r in via padlock; do
-		set_current $r || continue
+		if ! set_current $r; then
+			ktap_diag "$r cannot become rng_current: $(dmesg | grep -i -E 'via.rng|hw_random' | tail -n 1)"
+			continue
+		fi
 		read_hwrng 64 > /dev/null
 		i0=$(rng_insns)
 		t0=$(date +%s%N)
@@ -157,7 +160,11 @@ if [ -r $SIM/counters ] && modprobe via_rng 2>/dev/null && grep -qw via $HW/rng_
 		ms[$r]=$(( (t1 - t0) / 1000000 ))
 		ktap_diag "$r: $got bytes, $((i1 - i0)) xstore/rep xstore, ${per[$r]} per byte, ${ms[$r]} ms"
 	done
-	if [ -n "${per[via]}" ] && [ -n "${per[padlock]}" ] &&
+	if [ -z "${per[via]}" ]; then
+		# via-rng's init reads MSR 0x110B on C3/C7 to check the enable
+		# bit; QEMU TCG does not model that MSR (reads 0), so it refuses.
+		ktap_skip "instructions per byte next to via-rng" "via-rng cannot become rng_current on $PADLOCK_PROFILE under QEMU"
+	elif [ -n "${per[padlock]}" ] &&
 	   awk -v o="${per[padlock]}" -v t="${per[via]}" 'BEGIN { exit !(o >= 0 && o <= t) }'; then
 		ktap_pass "ours uses no more PadLock instructions per byte than via-rng"
 	else

@@ -57,14 +57,45 @@ static void rm_tmpdir(void *arg)
 
 static void unload_brd(void *arg)
 {
+	int i;
+
 	(void)arg;
-	if (run_cmd(NULL, "rmmod brd") && module_loaded("brd"))
-		fprintf(stderr, "padlock-bench: warning: could not unload brd.\n");
+	/* the device can stay busy for a moment after its mapping went away */
+	for (i = 0; i < 10 && module_loaded("brd"); i++) {
+		if (!run_cmd(NULL, "rmmod brd"))
+			return;
+		usleep(500000);
+	}
+	if (module_loaded("brd"))
+		fprintf(stderr, "padlock-bench: warning: could not unload brd: %s\n", run_stderr());
 }
 
+/* is our mapping there?  Asks sysfs: the /dev/mapper node may be missing */
 static int mapping_exists(void)
 {
-	return access(mappath, F_OK) == 0;
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return access(mappath, F_OK) == 0;
+	while (!found && (e = readdir(d))) {
+		char p[300], name[128] = "";
+		FILE *f;
+
+		if (strncmp(e->d_name, "dm-", 3))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/dm/name", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = 0;
+		fclose(f);
+		found = !strcmp(name, mapname);
+	}
+	closedir(d);
+	return found;
 }
 
 /* cryptsetup close; without udev it may say busy right after I/O: retry */
@@ -123,8 +154,10 @@ static int dmsetup_mapping(const char *capi, int keybits)
 	if (fd >= 0)
 		close(fd);
 	memset(line, 0, sizeof(line));
+	/* without udev, dmsetup leaves the /dev/mapper node to mknodes */
 	if (!rc)
-		rc = run_cmd(NULL, "dmsetup create %s %s", mapname, table);
+		rc = run_cmd(NULL, "dmsetup create %s %s && dmsetup mknodes %s", mapname, table,
+			     mapname);
 	unlink(table);
 	return rc ? -1 : 0;
 }
@@ -214,7 +247,7 @@ static void fio_jobs(const char *spec, int keybits, const char *pinned, const st
 		     int padlock, int baseline, int first, int n)
 {
 	char opts[4][5][32], rt[32], size[32];
-	char *argv[40], *out = NULL;
+	char *argv[41], *out = NULL;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double b0, t0, b1, t1;
 	struct jval *js;
@@ -227,6 +260,7 @@ static void fio_jobs(const char *spec, int keybits, const char *pinned, const st
 	argv[argc++] = "--filename";
 	argv[argc++] = mappath;
 	argv[argc++] = "--direct=1";
+	argv[argc++] = "--allow_file_create=0";
 	argv[argc++] = "--ioengine=libaio";
 	argv[argc++] = "--time_based";
 	argv[argc++] = rt;

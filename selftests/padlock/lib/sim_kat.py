@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simtest as st  # noqa: E402
 
