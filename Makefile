@@ -25,7 +25,7 @@ export PADLOCK_CACHE
 
 DKMS_NAME := padlock
 DKMS_SRC := $(DESTDIR)/usr/src/$(DKMS_NAME)-$(VERSION)
-MODPROBE_CONF := $(DESTDIR)/etc/modprobe.d/padlock.conf
+MODPROBE_CONF := $(DESTDIR)/etc/modprobe.d/padlock-blacklist-via-rng.conf
 
 all: modules bench
 
@@ -49,7 +49,7 @@ dkms-install:
 	mkdir -p $(DKMS_SRC)
 	bash -c '. tools/kernels/lib.sh; module_sources' | xargs cp --parents -t $(DKMS_SRC)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
-	install -D -m 644 dkms/padlock.conf $(MODPROBE_CONF)
+	install -D -m 644 dkms/padlock-blacklist-via-rng.conf $(MODPROBE_CONF)
 	dkms add -m $(DKMS_NAME) -v $(VERSION)
 	dkms build -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)
 	dkms install -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)

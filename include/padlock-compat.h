@@ -30,7 +30,7 @@
 #endif
 
 #if LINUX_VERSION_CODE > PADLOCK_NEWEST_TESTED_KERNEL && !defined(PADLOCK_UNTESTED_KERNEL_OK)
-#warning "padlock: this kernel is newer than the newest one tested (7.2); check /proc/crypto self-test results before relying on it"
+#warning "padlock: kernel newer than the newest tested (7.2): check /proc/crypto self-tests"
 #endif
 
 /* ---- 6.16-ish: cpuid_eax()/cpuid_edx() moved to <asm/cpuid/api.h> ---- */
@@ -53,10 +53,8 @@
  */
 #ifdef PADLOCK_HAVE_IMPORT_NS_STRING
 #define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)
-#elif defined(MODULE_IMPORT_NS)
-#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
 #else
-#define PADLOCK_IMPORT_NS(ns)
+#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
 #endif
 
 /*
@@ -69,22 +67,23 @@
 #define PADLOCK_IMPORT_CRYPTO_INTERNAL()
 #endif
 
-/* ---- 5.11: <crypto/sha.h> split into <crypto/sha1.h> + <crypto/sha2.h> */
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha.h"
-#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha.h"
-#else
+/*
+ * 5.11: <crypto/sha.h> split into <crypto/sha1.h> + <crypto/sha2.h>;
+ * 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>.  Kbuild looks for
+ * the new headers (PADLOCK_HAVE_CRYPTO_SHA1_H, PADLOCK_HAVE_LINUX_UNALIGNED_H).
+ */
+#ifdef PADLOCK_HAVE_CRYPTO_SHA1_H
 #define PADLOCK_CRYPTO_SHA1_H	"crypto/sha1.h"
 #define PADLOCK_CRYPTO_SHA2_H	"crypto/sha2.h"
+#else
+#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha.h"
+#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha.h"
 #endif
 
-/* ---- 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> ------------- */
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
-#define PADLOCK_UNALIGNED_H	"asm/unaligned.h"
-#else
+#ifdef PADLOCK_HAVE_LINUX_UNALIGNED_H
 #define PADLOCK_UNALIGNED_H	"linux/unaligned.h"
+#else
+#define PADLOCK_UNALIGNED_H	"asm/unaligned.h"
 #endif
 
 /*
@@ -119,14 +118,27 @@
  * partial block.  The hmac template only accepts hashes that have them
  * (Kbuild probes include/crypto/hash.h: PADLOCK_HAVE_SHASH_EXPORT_CORE).
  */
+struct shash_alg;
+struct shash_desc;
+typedef int (*padlock_shash_export_t)(struct shash_desc *desc, void *out);
+typedef int (*padlock_shash_import_t)(struct shash_desc *desc, const void *in);
+
 #ifdef PADLOCK_HAVE_SHASH_EXPORT_CORE
-#define PADLOCK_SHASH_SET_EXPORT_CORE(alg, exp, imp)	\
-	do {						\
-		(alg)->export_core = (exp);		\
-		(alg)->import_core = (imp);		\
-	} while (0)
+#include <crypto/hash.h>
+
+static inline void padlock_shash_set_export_core(struct shash_alg *alg,
+						 padlock_shash_export_t exp,
+						 padlock_shash_import_t imp)
+{
+	alg->export_core = exp;
+	alg->import_core = imp;
+}
 #else
-#define PADLOCK_SHASH_SET_EXPORT_CORE(alg, exp, imp)	do { } while (0)
+static inline void padlock_shash_set_export_core(struct shash_alg *alg,
+						 padlock_shash_export_t exp,
+						 padlock_shash_import_t imp)
+{
+}
 #endif
 
 #endif /* PADLOCK_COMPAT_H */

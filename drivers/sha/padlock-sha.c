@@ -571,7 +571,7 @@ static void pl_setup_alg(struct pl_alg *a)
 		/* Core state only; the API adds block buffer + length. */
 		alg->export = pl_export_core;
 		alg->import = pl_import_core;
-		PADLOCK_SHASH_SET_EXPORT_CORE(alg, pl_export_core,
+		padlock_shash_set_export_core(alg, pl_export_core,
 					      pl_import_core);
 		alg->descsize = pi->buf_off;
 		alg->statesize = pi->buf_off;

@@ -74,7 +74,7 @@ if modprobe padlock-aes 2>/dev/null; then
 else
 	ktap_fail "modprobe padlock-aes loads the DKMS build"
 fi
-if [ -e "$root/etc/modprobe.d/padlock.conf" ]; then
+if [ -e "$root/etc/modprobe.d/padlock-blacklist-via-rng.conf" ]; then
 	ktap_pass "modprobe.d file installed"
 else
 	ktap_fail "modprobe.d file installed"
@@ -87,7 +87,7 @@ else
 	ktap_fail "make dkms-uninstall"
 fi
 after=$(modinfo -n padlock-aes 2>/dev/null)
-if [ "$after" = "$intree" ] && [ ! -e "$root/etc/modprobe.d/padlock.conf" ]; then
+if [ "$after" = "$intree" ] && [ ! -e "$root/etc/modprobe.d/padlock-blacklist-via-rng.conf" ]; then
 	ktap_pass "after uninstall modprobe sees the in-tree module again"
 else
 	ktap_diag "after: ${after:-none}"

@@ -25,8 +25,10 @@ n=0 fail=0
 for p in "${progs[@]}"; do
 	n=$((n + 1))
 	echo "# selftests: padlock: $p"
+	t0=$(date +%s)
 	timeout -k 10 "${timeout:-600}" "./$p" 2>&1 | sed 's/^/  /'
 	rc=${PIPESTATUS[0]}
+	echo "# $p took $(( $(date +%s) - t0 ))s"
 	case $rc in
 	0) echo "ok $n selftests: padlock: $p" ;;
 	4) echo "ok $n selftests: padlock: $p # SKIP" ;;

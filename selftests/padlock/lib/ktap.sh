@@ -47,10 +47,21 @@ ktap_finish() {
 : "${PADLOCK_SCALE:=small}"
 : "${PADLOCK_KVER:=$(uname -r)}"
 
-# padlock_insmod NAME [PARAMS...]: load our module NAME from PADLOCK_KO_DIR.
+# padlock_deps KO: load the kernel modules KO depends on (modprobe would;
+# insmod does not), e.g. libaes or rng-core where they are modules.
+padlock_deps() {
+	local d
+	for d in $(modinfo -F depends "$1" 2>/dev/null | tr ',' ' '); do
+		modprobe -q "$d" || true
+	done
+}
+
+# padlock_insmod NAME [PARAMS...]: load our module NAME from PADLOCK_KO_DIR,
+# its dependencies first.
 padlock_insmod() {
 	local m=$1
 	shift
+	padlock_deps "$PADLOCK_KO_DIR/$m.ko"
 	insmod "$PADLOCK_KO_DIR/$m.ko" "$@"
 }
 
@@ -62,6 +73,19 @@ padlock_rmmod() {
 		[ -d "/sys/module/$m" ] && rmmod "$m"
 	done
 	return 0
+}
+
+# padlock_small_only_on PATTERN...: at PADLOCK_SCALE=small (make check),
+# skip the whole program unless KERNEL/PROFILE matches one of the shell
+# patterns (e.g. '*/nano' '6.1-686/c7'); make check-long runs it everywhere.
+padlock_small_only_on() {
+	local pat
+	[ "$PADLOCK_SCALE" = small ] || return 0
+	for pat in "$@"; do
+		# shellcheck disable=SC2254
+		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
+	done
+	ktap_skip_all "make check runs this on $* only (every kernel and profile: make check-long)"
 }
 
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).
