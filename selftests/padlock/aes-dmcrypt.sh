@@ -17,8 +17,10 @@ command -v dmsetup > /dev/null || ktap_skip_all "dmsetup not installed"
 modprobe dm_crypt 2>/dev/null || ktap_skip_all "no dm_crypt module"
 
 DEV=/dev/ram0
+loaded_brd=0
 if [ ! -b $DEV ]; then
 	modprobe brd rd_nr=1 rd_size=65536 || ktap_skip_all "no brd module"
+	loaded_brd=1
 fi
 [ -b $DEV ] || ktap_skip_all "no $DEV"
 sectors=$(blockdev --getsz $DEV)
@@ -37,6 +39,10 @@ cleanup() {
 	done
 	rm -rf "$work"
 	aes_allow_intree_autoload
+	# leave no RAM disk behind for the next program (padlock-bench wants
+	# its own size)
+	[ $loaded_brd = 1 ] && rmmod brd 2>/dev/null
+	return 0
 }
 trap cleanup EXIT
 aes_block_intree_autoload
