@@ -6,7 +6,7 @@ set -u
 cd "$PADLOCK_TOP" || exit 1
 # padlock_insmod: insmod with the module's dependencies loaded first
 . selftests/padlock/lib/ktap.sh
-echo "== CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(cut -d' ' -f1 < /sys/kernel/debug/padlock-sim/profile 2>/dev/null || echo real) profile)"
+echo "== CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(head -n1 /sys/kernel/debug/padlock-sim/profile 2>/dev/null || echo real hardware))"
 echo "== flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'rng(_en)?|ace2?(_en)?|phe(_en)?' | tr '\n' ' ')"
 for m in padlock-aes padlock-sha padlock-rng; do
 	if padlock_insmod "$m" 2>/dev/null; then
