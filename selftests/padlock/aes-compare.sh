@@ -40,7 +40,10 @@ if [ "$PADLOCK_SCALE" = long ]; then N=200; DM_MB=16; PINGS=200; fi
 sizes="16 64 256 1024 4096 16384 65536"
 work=$(mktemp -d)
 DEV=/dev/ram0
-[ -b $DEV ] || modprobe brd rd_nr=1 rd_size=65536 2>/dev/null
+loaded_brd=0
+if [ ! -b $DEV ] && modprobe brd rd_nr=1 rd_size=65536 2>/dev/null; then
+	loaded_brd=1
+fi
 modprobe -q dm_crypt 2>/dev/null
 
 cleanup() {
@@ -50,6 +53,9 @@ cleanup() {
 	aes_load_ours > /dev/null 2>&1
 	clobber_restore
 	aes_allow_intree_autoload
+	# no RAM disk left behind for the next program
+	[ $loaded_brd = 1 ] && rmmod brd 2>/dev/null
+	return 0
 }
 trap cleanup EXIT
 aes_block_intree_autoload
