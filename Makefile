@@ -16,6 +16,13 @@
 #   make check-long       the same with the large counts (fuzzing, long
 #                         differential runs)
 #   make checkpatch       checkpatch.pl --strict over the sources
+#   make bench-figures    padlock-bench against cryptsetup benchmark and
+#                         kcapi-speed in one VM (build/bench-figures/)
+#   make debug-kernel     build Debian's 6.12 source with KASAN, lockdep,
+#                         kmemleak and the randomized crypto self-tests
+#   make check-debug      the debug-kernel lane: our drivers and the in-tree
+#                         ones through the randomized self-tests, the suite
+#                         under KASAN/lockdep/kmemleak, a deliberate fault
 
 VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)
@@ -80,4 +87,13 @@ check-long:
 checkpatch:
 	tools/checkpatch
 
-.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long checkpatch
+bench-figures:
+	tools/bench-figures
+
+debug-kernel:
+	tools/debug/kernel
+
+check-debug:
+	tools/debug/check
+
+.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long checkpatch debug-kernel check-debug bench-figures

@@ -95,13 +95,31 @@
  * (PADLOCK_HAVE_SHASH_BLOCK_ONLY).  Drivers test PADLOCK_SHASH_BLOCK_ONLY
  * with a plain if (), so that both paths always compile.
  */
-#ifdef PADLOCK_HAVE_SHASH_BLOCK_ONLY
+#if defined(PADLOCK_HAVE_SHASH_BLOCK_ONLY) && !defined(PADLOCK_HAVE_SHA_LIB_CTX)
 #define PADLOCK_SHASH_BLOCK_ONLY	1
 #define PADLOCK_SHASH_BLOCK_FLAGS	(CRYPTO_AHASH_ALG_BLOCK_ONLY | \
 					 CRYPTO_AHASH_ALG_FINUP_MAX)
 #else
 #define PADLOCK_SHASH_BLOCK_ONLY	0
 #define PADLOCK_SHASH_BLOCK_FLAGS	0
+#endif
+
+/*
+ * ~6.17: the generic SHA drivers wrap the SHA library (shaN-lib).  They are
+ * not block-only: they keep their own partial block and export the library
+ * context (words, byte count rounded down to a block, block buffer) plus
+ * the partial length in one byte, and take any such blob on import.  A
+ * block-only driver cannot import like them (the API refuses a partial
+ * length above the block size and reads a count that is not block-aligned
+ * differently), so padlock-sha uses the classic API with the library's
+ * format there (PADLOCK_SHASH_LIB_STATE) and the block-only API only on
+ * the kernels in between.  Kbuild probes include/crypto/sha2.h for the
+ * library context (PADLOCK_HAVE_SHA_LIB_CTX).
+ */
+#ifdef PADLOCK_HAVE_SHA_LIB_CTX
+#define PADLOCK_SHASH_LIB_STATE	1
+#else
+#define PADLOCK_SHASH_LIB_STATE	0
 #endif
 
 /*

@@ -9,10 +9,21 @@
  * word it returns (a copy of the RNG configuration/status MSR) is checked
  * every time: RNG enabled (bit 6), raw bits off (bit 13, i.e. whitening on),
  * DC bias zero (bits 12:10), string filter not failed (bit 15), and the
- * whole count stored.  A bad status returns no data at all (-EIO), logs
- * (rate-limited) and counts the failure in
- * /sys/module/padlock_rng/parameters/failures.  Unwhitened output is never
- * handed out.
+ * byte count of the last store (bits 4:0) as asked: 1 for rDX = 3.  A bad
+ * status returns no data at all (-EIO), logs (rate-limited) and counts the
+ * failure in /sys/module/padlock_rng/parameters/failures.  Unwhitened
+ * output is never handed out.
+ *
+ * "No data yet" (facts 1.8, 6): a store that finds the RNG empty reports a
+ * byte count of 0.  REP XSTORE itself waits for the RNG until rCX bytes are
+ * stored (an interrupt in between resumes it), which is why rCX is capped
+ * at PL_RNG_CHUNK: a slow RNG then delays one call by at most 64 bytes'
+ * worth.  Should an instruction still end with a count of 0 or bytes left
+ * over, its output is dropped, the event counted in .../parameters/nodata,
+ * and the read retried at most PL_RNG_RETRIES times with a short sleep; a
+ * read that already has data returns it (short) instead of waiting, and
+ * one that has none after the retries returns 0 bytes (the hw_random core
+ * asks again).  No-data events are not failures.
  *
  * The entropy credit (quality=, per mille of 1024) defaults to a token 1:
  * the data is mixed into the kernel's pool but hardly credited, because
@@ -43,6 +54,10 @@ static unsigned long failures;
 module_param(failures, ulong, 0444);
 MODULE_PARM_DESC(failures, "reads refused because the RNG status word was bad (read-only)");
 
+static unsigned long nodata;
+module_param(nodata, ulong, 0444);
+MODULE_PARM_DESC(nodata, "REP XSTOREs that ended without their data ('no data yet': byte count 0 or bytes left), dropped and retried (read-only)");
+
 /* RNG status word / MSR 0x110B bits (facts 1.8). */
 #define PL_RNG_MSR		0x110b
 #define PL_RNG_ST_COUNT		0x0000001fU	/* bytes stored by the last store */
@@ -60,6 +75,7 @@ MODULE_PARM_DESC(failures, "reads refused because the RNG status word was bad (r
  * used by OpenBSD and Zhaoxin's own REP XSTORE code.
  */
 #define PL_RNG_RATE		3
+#define PL_RNG_STORE_BYTES	1	/* status byte count with rDX = 3 */
 #define PL_RNG_CHUNK		64
 #define PL_RNG_SLACK		8
 #define PL_RNG_RETRIES		20
@@ -68,10 +84,16 @@ enum pl_rng_result { PL_RNG_OK, PL_RNG_SHORT, PL_RNG_BAD };
 
 static enum pl_rng_result pl_rng_check(u32 status, unsigned long left)
 {
+	u32 count = status & PL_RNG_ST_COUNT;
+
 	if (!(status & PL_RNG_ST_ENABLE) ||
 	    (status & (PL_RNG_ST_BIAS | PL_RNG_ST_RAWBITS | PL_RNG_ST_SF_FAIL)))
 		return PL_RNG_BAD;
-	return left ? PL_RNG_SHORT : PL_RNG_OK;
+	/* count 0: the last store found no data yet */
+	if (left || !count)
+		return PL_RNG_SHORT;
+	/* any other count than the chunk asked for is unexpected */
+	return count == PL_RNG_STORE_BYTES ? PL_RNG_OK : PL_RNG_BAD;
 }
 
 /* One REP XSTORE of @n (<= PL_RNG_CHUNK) bytes into @raw (with slack). */
@@ -99,14 +121,18 @@ static int padlock_rng_read(struct hwrng *rng, void *data, size_t max,
 			done += n;
 			continue;
 		case PL_RNG_SHORT:
-			/* Not enough random bits yet: a bounded wait. */
+			/*
+			 * No data yet: drop this chunk; return what we have,
+			 * or wait a little, a bounded number of times.
+			 */
+			nodata++;
 			if (done || !wait || ++retries > PL_RNG_RETRIES)
 				goto out;
 			usleep_range(10, 20);
 			continue;
 		case PL_RNG_BAD:
 			failures++;
-			pr_warn_ratelimited("RNG status 0x%08x is bad (disabled, raw bits, DC bias or string filter failure): no data returned\n",
+			pr_warn_ratelimited("RNG status 0x%08x is bad (disabled, raw bits, DC bias, string filter failure or unexpected byte count): no data returned\n",
 					    status);
 			/* Nothing of this call leaves the driver. */
 			memzero_explicit(data, done);

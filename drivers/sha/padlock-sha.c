@@ -36,9 +36,13 @@
  * The descriptor context has the layout of the generic drivers' state
  * (struct sha1_state, sha256_state, sha512_state: words, byte count,
  * partial block), so export/import interoperate with them on every kernel:
- * before the partial-block rework the whole structure is exported, after it
- * the API appends its own block buffer to our core state (words + count),
- * which is the standardised format.
+ * before the partial-block rework the whole structure is exported; with the
+ * block-only API (6.16) the API appends its own block buffer to our core
+ * state (words + count); since the generic drivers wrap the SHA library
+ * (~6.17, shaN-lib) they and we keep the partial block and export the
+ * library's format (count rounded down to a block, partial length in a
+ * byte at the end), so that even a corrupted state is taken as they take it
+ * (compat header: PADLOCK_SHASH_LIB_STATE).
  */
 
 #include <linux/module.h>
@@ -324,10 +328,11 @@ static void pl_blocks(const struct pl_info *pi, u8 *ctx, const u8 *in,
 
 /*
  * Pad the last @len (< block size) bytes of a message of @total bytes in
- * software and hash the one or two resulting blocks.
+ * software and hash the one or two resulting blocks.  @hi is the high word
+ * of a 128-bit byte count (SHA-384/512 only, as in the generic drivers).
  */
 static void pl_pad_blocks(const struct pl_info *pi, u8 *ctx, const u8 *tail,
-			  unsigned int len, u64 total)
+			  unsigned int len, u64 total, u64 hi)
 {
 	u8 blk[2 * SHA512_BLOCK_SIZE];
 	unsigned int bs = pi->bs, lenbytes = bs / 8, nb;
@@ -338,7 +343,7 @@ static void pl_pad_blocks(const struct pl_info *pi, u8 *ctx, const u8 *tail,
 	memset(blk + len, 0, nb * bs - len);
 	put_unaligned_be64(total << 3, blk + nb * bs - 8);
 	if (bs == SHA512_BLOCK_SIZE)
-		put_unaligned_be64(total >> 61, blk + nb * bs - 16);
+		put_unaligned_be64(hi << 3 | total >> 61, blk + nb * bs - 16);
 	pl_blocks(pi, ctx, blk, nb);
 	memzero_explicit(blk, sizeof(blk));
 }
@@ -369,10 +374,11 @@ static void pl_digest_out(const struct pl_info *pi, const u8 *ctx, u8 *out,
 
 /*
  * Finish a message: the state holds @done bytes (a block multiple unless an
- * imported state says otherwise), @len more bytes at @data end it.
+ * imported state says otherwise), @len more bytes at @data end it.  @hi is
+ * the high word of the whole message's 128-bit byte count (SHA-384/512).
  */
 static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
-		      unsigned int len, u8 *out)
+		      unsigned int len, u8 *out, u64 hi)
 {
 	const struct pl_info *pi = pl_info(desc);
 	unsigned int ds = crypto_shash_digestsize(desc->tfm);
@@ -384,10 +390,11 @@ static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
 	 * VIA (C7 and Nano): one final-mode instruction hashes the rest and
 	 * pads.  rAX/rCX are longs, so a 32-bit kernel hashes messages of
 	 * 4 GiB and more the other way; an imported state whose count is
-	 * not at a block boundary cannot be continued by the engine either.
+	 * not at a block boundary, or so close to 2^64 that the count wraps
+	 * (rAX > rCX), cannot be continued by the engine either.
 	 */
 	if (pl_mode != PL_MODE_ZHAOXIN && !(done & (pi->bs - 1)) &&
-	    total <= ULONG_MAX) {
+	    total <= ULONG_MAX && total >= done) {
 		u8 raw[PL_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
 		u8 *st = PTR_ALIGN(&raw[0], PADLOCK_ALIGN);
 		unsigned int ssize = pi->words * pi->wsize;
@@ -401,7 +408,7 @@ static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
 		n = len / pi->bs;
 		pl_blocks(pi, ctx, data, n);
 		data += n * pi->bs;
-		pl_pad_blocks(pi, ctx, data, len % pi->bs, total);
+		pl_pad_blocks(pi, ctx, data, len % pi->bs, total, hi);
 	}
 	pl_digest_out(pi, ctx, out, ds);
 	memzero_explicit(ctx, pi->buf_off);
@@ -465,10 +472,14 @@ static int pl_finup(struct shash_desc *desc, const u8 *data,
 	u8 *ctx = pl_ctx(desc);
 	u8 *buf = ctx + pi->buf_off;
 	unsigned int bs = pi->bs, partial, fill;
-	u64 done = *pl_count(pi, ctx);
+	u64 done = *pl_count(pi, ctx), hi = 0;
+
+	/* SHA-384/512: the high count word, with the carry of this call */
+	if (bs == SHA512_BLOCK_SIZE)
+		hi = pl_count(pi, ctx)[1] + (done + len < done);
 
 	if (PADLOCK_SHASH_BLOCK_ONLY) {
-		pl_finish(desc, done, data, len, out);
+		pl_finish(desc, done, data, len, out, hi);
 		return 0;
 	}
 
@@ -482,13 +493,13 @@ static int pl_finup(struct shash_desc *desc, const u8 *data,
 		data += fill;
 		len -= fill;
 		if (partial < bs || !len) {
-			pl_finish(desc, done, buf, partial, out);
+			pl_finish(desc, done, buf, partial, out, hi);
 			goto wipe;
 		}
 		pl_blocks(pi, ctx, buf, 1);
 		done += bs;
 	}
-	pl_finish(desc, done, data, len, out);
+	pl_finish(desc, done, data, len, out, hi);
 wipe:
 	memzero_explicit(ctx, pi->ctxsize);
 	return 0;
@@ -503,7 +514,7 @@ static int pl_digest(struct shash_desc *desc, const u8 *data,
 		     unsigned int len, u8 *out)
 {
 	pl_init(desc);
-	pl_finish(desc, 0, data, len, out);
+	pl_finish(desc, 0, data, len, out, 0);
 	return 0;
 }
 
@@ -521,9 +532,38 @@ static int pl_import(struct shash_desc *desc, const void *in)
 }
 
 /*
+ * The SHA library's format (~6.17 on, classic API): the whole structure
+ * with the byte count rounded down to a block, then the partial length in
+ * one byte.  Import adds that byte back without any check, as the generic
+ * (shaN-lib) drivers do.
+ */
+static int pl_export_lib(struct shash_desc *desc, void *out)
+{
+	const struct pl_info *pi = pl_info(desc);
+	u8 *p = out;
+	u64 count;
+
+	memcpy(p, pl_ctx(desc), pi->ctxsize);
+	count = get_unaligned((u64 *)(p + pi->count_off));
+	put_unaligned(count & ~(u64)(pi->bs - 1), (u64 *)(p + pi->count_off));
+	p[pi->ctxsize] = count & (pi->bs - 1);
+	return 0;
+}
+
+static int pl_import_lib(struct shash_desc *desc, const void *in)
+{
+	const struct pl_info *pi = pl_info(desc);
+	u8 *ctx = pl_ctx(desc);
+
+	memcpy(ctx, in, pi->ctxsize);
+	*pl_count(pi, ctx) += ((const u8 *)in)[pi->ctxsize];
+	return 0;
+}
+
+/*
  * Block-only API: ->export/->import handle the core state (words + count);
- * the API adds its partial block.  Declaring them also makes them the
- * export_core/import_core that the hmac template requires on 7.x.
+ * the API adds its partial block.  With the library format (7.x) they are
+ * the export_core/import_core that the hmac template requires.
  */
 static int pl_export_core(struct shash_desc *desc, void *out)
 {
@@ -575,6 +615,15 @@ static void pl_setup_alg(struct pl_alg *a)
 					      pl_import_core);
 		alg->descsize = pi->buf_off;
 		alg->statesize = pi->buf_off;
+	} else if (PADLOCK_SHASH_LIB_STATE) {
+		/* Our own partial block, the library's export format. */
+		alg->final = pl_final;
+		alg->export = pl_export_lib;
+		alg->import = pl_import_lib;
+		padlock_shash_set_export_core(alg, pl_export_core,
+					      pl_import_core);
+		alg->descsize = pi->ctxsize;
+		alg->statesize = pi->ctxsize + 1;
 	} else {
 		alg->final = pl_final;
 		alg->export = pl_export;

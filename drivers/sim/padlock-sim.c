@@ -103,9 +103,16 @@ module_param_named(clobber, sim_clobber, uint, 0644);
 MODULE_PARM_DESC(clobber,
 		 "scramble what the instructions leave undefined, bit mask: 1 rAX after xcrypt-ecb, 2 rAX/rCX/rSI after xsha, 4 xsha scratch area (default 7)");
 
+/*
+ * Test-only deliberate fault, for proving that a test lane can fail (the
+ * debug-kernel lane, tools/debug): the next N xcrypt instructions flip one
+ * bit of the first block they store.  Never set outside such a test.
+ */
+atomic_t sim_corrupt_xcrypt = ATOMIC_INIT(0);
+
 unsigned int sim_rng_nodata_rate;
 module_param_named(rng_nodata_rate, sim_rng_nodata_rate, uint, 0644);
-MODULE_PARM_DESC(rng_nodata_rate, "per mille of xstore returning no data (count 0)");
+MODULE_PARM_DESC(rng_nodata_rate, "per mille of xstore returning no data (count 0), and of rep xstore running out of data part-way (it waits and resumes)");
 
 bool sim_rng_rawbits;
 module_param_named(rng_rawbits, sim_rng_rawbits, bool, 0644);
@@ -143,12 +150,14 @@ static const char * const counter_names[SC_NR] = {
 	[SC_XSTORE] = "xstore",
 	[SC_REP_XSTORE] = "rep_xstore",
 	[SC_AES_BLOCKS] = "aes_blocks",
+	[SC_CORRUPTED] = "corrupted_outputs",
 	[SC_SHA_BYTES] = "sha_bytes",
 	[SC_RNG_BYTES] = "rng_bytes",
 	[SC_VIOLATIONS] = "violations",
 	[SC_INTERRUPTS] = "interrupts",
 	[SC_RNG_FAULTS] = "rng_faults_injected",
 	[SC_VIOLATIONS_EXPECTED] = "violations_expected",
+	[SC_RNG_NODATA] = "rng_nodata",
 };
 
 /* xorshift64*: cheap, per CPU, for interruption points and garbage */
@@ -586,6 +595,8 @@ static void sim_debugfs_init(void)
 	debugfs_create_bool("rng_strfilt_fail", 0644, sim_dir,
 			    &sim_rng_strfilt_fail);
 	debugfs_create_bool("rng_disabled", 0644, sim_dir, &sim_rng_disabled);
+	debugfs_create_atomic_t("fault_corrupt_xcrypt", 0600, sim_dir,
+				&sim_corrupt_xcrypt);
 }
 
 /* ---- module -------------------------------------------------------------- */

@@ -197,6 +197,11 @@ enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
 			ctr16_inc(chain);
 			break;
 		}
+		if (i == 0 && atomic_read(&sim_corrupt_xcrypt) > 0 &&
+		    atomic_dec_if_positive(&sim_corrupt_xcrypt) >= 0) {
+			out[0] ^= 0x01;		/* deliberate fault (tools/debug) */
+			sim_count(SC_CORRUPTED, 1);
+		}
 		if (!sim_write(di + 16 * i, out, 16)) {
 			sim_fault(regs, "xcrypt-%s: output block at %lx not writable",
 				  mode_name[mode], di + 16 * i);

@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * padlock-sim: XSTORE and REP XSTORE (facts 1.8).
+ * padlock-sim: XSTORE and REP XSTORE (facts 1.8, 6).
  *
  * rDI destination, rDX[1:0] chunk selector, status word in EAX.  The random
  * bytes come from get_random_bytes(); knobs inject the RNG's failure modes.
+ *
+ * "No data yet" (rng_nodata_rate): plain XSTORE returns at once with a byte
+ * count of 0 in the status word and stores nothing (software retries).
+ * REP XSTORE has no such exit: it stores rCX bytes and only then completes,
+ * so when the RNG runs dry part-way the instruction waits for it, which is
+ * why a rep xstore can stall the CPU for long and must be given a bounded
+ * rCX (facts 1.8 and 6).  The wait is modelled as what software can see of
+ * it: the bytes stored so far (rDI advanced, rCX counted down), a short
+ * delay, then an interruption; the CPU re-executes the instruction, which
+ * resumes where it stopped.  Each such event counts as rng_nodata.
  */
 #include <linux/kernel.h>
 #include <linux/random.h>
+#include <linux/delay.h>
 #include "sim.h"
+
+/* How long one "no data yet" wait inside REP XSTORE lasts, microseconds. */
+#define SIM_RNG_NODATA_WAIT_US	10
 
 #define ST_COUNT	0x1f
 #define ST_ENABLED	BIT(6)
@@ -60,7 +74,7 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
 {
 	unsigned long di = regs->di, cx = regs->cx, done = 0, todo;
 	unsigned int sel = regs->dx & 3;
-	long stop;
+	long stop, dry = -1;
 	u8 buf[64];
 
 	if (faulty)
@@ -70,6 +84,19 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
 		return SIM_DONE;
 	}
 	stop = sim_interrupt_point(cx);
+	/*
+	 * The RNG runs dry after a random number of bytes.  At most 999 per
+	 * mille: at 1000 it would never finish (a dead RNG hangs the CPU in
+	 * the instruction; nothing a driver could do about it).
+	 */
+	if (!faulty && cx && sim_rng_nodata_rate &&
+	    (u32)sim_rand64() % 1000 < min(sim_rng_nodata_rate, 999U)) {
+		dry = (unsigned long)sim_rand64() % cx;
+		if (stop < 0 || dry < stop)
+			stop = dry;
+		else
+			dry = -1;
+	}
 	todo = stop < 0 ? cx : stop;
 	while (done < todo) {
 		unsigned int n = min_t(unsigned long, sizeof(buf), todo - done);
@@ -87,6 +114,12 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
 	regs->di = di + done;
 	regs->cx = cx - done;
 	regs->ax = st | chunk_bytes[sel];
+	if (dry >= 0) {
+		/* waiting for the RNG; the last store found nothing */
+		sim_count(SC_RNG_NODATA, 1);
+		regs->ax = st;
+		udelay(SIM_RNG_NODATA_WAIT_US);
+	}
 	return done < cx ? SIM_INTERRUPTED : SIM_DONE;
 }
 
@@ -105,6 +138,7 @@ enum sim_result sim_xstore(struct pt_regs *regs, bool rep)
 	    (u32)sim_rand64() % 1000 < sim_rng_nodata_rate) {
 		/* no data yet: count 0, nothing stored */
 		sim_count(SC_RNG_FAULTS, 1);
+		sim_count(SC_RNG_NODATA, 1);
 		regs->ax = st;
 		return SIM_DONE;
 	}

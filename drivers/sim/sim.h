@@ -11,6 +11,7 @@
 #define PADLOCK_SIM_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
@@ -59,6 +60,8 @@ enum sim_counter {
 	SC_INTERRUPTS,
 	SC_RNG_FAULTS,
 	SC_VIOLATIONS_EXPECTED,
+	SC_CORRUPTED,
+	SC_RNG_NODATA,		/* xstore/rep xstore found no random data */
 	SC_NR
 };
 
@@ -77,11 +80,12 @@ static inline void sim_count(enum sim_counter c, u64 n)
 /* ---- knobs (module parameters, also in debugfs) ------------------------ */
 
 extern unsigned int sim_interrupt_rate;	/* per mille of rep instructions */
+extern atomic_t sim_corrupt_xcrypt;	/* test-only deliberate fault */
 extern unsigned int sim_clobber;	/* SIM_CLOBBER_* bits */
 #define SIM_CLOBBER_ECB_RAX	BIT(0)	/* rAX after xcrypt-ecb */
 #define SIM_CLOBBER_SHA_REGS	BIT(1)	/* rAX, rCX, rSI after xsha */
 #define SIM_CLOBBER_SHA_SCRATCH	BIT(2)	/* VIA: 128-byte xsha area after the state */
-extern unsigned int sim_rng_nodata_rate;	/* per mille of xstores */
+extern unsigned int sim_rng_nodata_rate;	/* per mille of (rep) xstores */
 extern bool sim_rng_rawbits, sim_rng_strfilt_fail, sim_rng_disabled;
 extern unsigned int sim_rng_dc_bias;
 

@@ -238,12 +238,41 @@ static const struct file_operations exec_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * Deliberate fault for the debug-kernel lane (tools/debug): writing to
+ * kasan_oob stores one byte past the end of a 64-byte allocation, which a
+ * KASAN kernel must report.  The file exists only on KASAN kernels.
+ */
+static ssize_t kasan_oob_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	size_t n = 64;
+	u8 *p;
+
+	p = kmalloc(n, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	OPTIMIZER_HIDE_VAR(n);
+	p[n] = 0x5a;		/* one past the end: KASAN reports it */
+	kfree(p);
+	pr_info("kasan_oob: wrote one byte past a %zu-byte allocation\n", n);
+	return len;
+}
+
+static const struct file_operations kasan_oob_fops = {
+	.owner = THIS_MODULE,
+	.write = kasan_oob_write,
+};
+
 static struct dentry *st_dir;
 
 static int __init simtest_init(void)
 {
 	st_dir = debugfs_create_dir("padlock-simtest", NULL);
 	debugfs_create_file("exec", 0600, st_dir, NULL, &exec_fops);
+	if (IS_ENABLED(CONFIG_KASAN))
+		debugfs_create_file("kasan_oob", 0200, st_dir, NULL,
+				    &kasan_oob_fops);
 	pr_info("padlock-sim test helper ready (for tests only)\n");
 	return 0;
 }

@@ -5,7 +5,9 @@
 # becomes rng_current, /dev/hwrng delivers, rngtest (FIPS 140-2) passes
 # within the expected failure rate, every injected RNG status failure
 # (padlock-sim knobs) yields no data and a counted failure and reads recover
-# once it clears, unload/reload idle and while /dev/hwrng is being read, and
+# once it clears, "no data yet" (REP XSTORE waiting for the RNG) still
+# delivers, is counted and is no failure, unload/reload idle and while
+# /dev/hwrng is being read, and
 # PadLock instructions per byte next to via-rng (ours must not use more).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap.sh
@@ -115,6 +117,69 @@ if [ -w $SIM/rng_rawbits ]; then
 	done
 else
 	ktap_skip "injected RNG status failures" "padlock-sim has no rng_* knobs"
+fi
+
+# ---- "no data yet" ---------------------------------------------------------------------
+# padlock-sim's rng_nodata_rate: REP XSTORE runs out of random data part-way,
+# waits and resumes (facts 1.8, 6).  /dev/hwrng must still deliver complete,
+# random-looking data, the simulator counts the events (rng_nodata), the
+# driver counts none of them as failures, and with the knob off reads go on.
+if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
+	f0=$(cat $PARAMS/failures) d0=$(cat $PARAMS/nodata 2>/dev/null) n0=$(sim_counter rng_nodata)
+	echo 500 > $SIM/rng_nodata_rate
+	t0=$SECONDS
+	got=$(read_hwrng 8192)
+	secs=$((SECONDS - t0))
+	n1=$(sim_counter rng_nodata)
+	nd_out=
+	if command -v rngtest > /dev/null; then
+		nd_blocks=$((blocks / 4 + 5))
+		nd_out=$(timeout 300 dd if=/dev/hwrng bs=2500 count=$((nd_blocks + 1)) iflag=fullblock 2>/dev/null |
+			 rngtest -c "$nd_blocks" 2>&1)
+	fi
+	echo 999 > $SIM/rng_nodata_rate
+	got999=$(read_hwrng 1024)
+	n2=$(sim_counter rng_nodata)
+	echo 0 > $SIM/rng_nodata_rate
+	f1=$(cat $PARAMS/failures) d1=$(cat $PARAMS/nodata 2>/dev/null)
+	sleep 1
+	n3=$(sim_counter rng_nodata)
+	after=$(read_hwrng 4096)
+	n4=$(sim_counter rng_nodata)
+	ktap_diag "no data yet: rng_nodata $n0 -> $n1 (50%, $got bytes in ${secs}s) -> $n2 (99.9%, $got999 bytes) -> $n4 (off);" \
+		  "padlock-rng failures $f0 -> $f1, nodata ${d0:-?} -> ${d1:-?}"
+	if [ "$got" = 8192 ] && [ "$got999" = 1024 ]; then
+		ktap_pass "no data yet at 50% and 99.9%: /dev/hwrng still delivers (8192, 1024 bytes)"
+	else
+		ktap_fail "no data yet at 50% and 99.9%: /dev/hwrng still delivers ($got of 8192, $got999 of 1024 bytes)"
+	fi
+	# REP XSTORE waits and resumes, so no instruction ends without its
+	# data: padlock-rng's own no-data counter must not move either.
+	if [ "$n1" -gt "$n0" ] && [ "$n2" -gt "$n1" ] && [ "$f1" = "$f0" ] && [ "$d1" = "$d0" ]; then
+		ktap_pass "no-data events counted ($((n2 - n0)) rng_nodata), none as a failure or a short REP XSTORE"
+	else
+		ktap_fail "no-data events counted (rng_nodata $n0 -> $n1 -> $n2), none as a failure (failures $f0 -> $f1) or a short REP XSTORE (nodata ${d0:-?} -> ${d1:-?})"
+	fi
+	if [ -n "$nd_out" ]; then
+		fails=$(sed -n 's/.*FIPS 140-2 failures: *\([0-9]*\).*/\1/p' <<< "$nd_out")
+		succ=$(sed -n 's/.*FIPS 140-2 successes: *\([0-9]*\).*/\1/p' <<< "$nd_out")
+		if [ -n "$fails" ] && [ $((succ + fails)) = "$nd_blocks" ] &&
+		   [ "$fails" -le $((nd_blocks / 100 + 2)) ]; then
+			ktap_pass "rngtest FIPS 140-2 over $nd_blocks blocks read with 50% no data (failures $fails)"
+		else
+			ktap_diag "$nd_out"
+			ktap_fail "rngtest FIPS 140-2 over $nd_blocks blocks read with 50% no data"
+		fi
+	else
+		ktap_skip "rngtest with no data yet" "rngtest (rng-tools5) not installed"
+	fi
+	if [ "$after" = 4096 ] && [ "$n4" = "$n3" ]; then
+		ktap_pass "knob off: reads recover (4096 bytes), no more no-data events"
+	else
+		ktap_fail "knob off: reads recover ($after of 4096 bytes, rng_nodata $n3 -> $n4)"
+	fi
+else
+	ktap_skip "no data yet" "padlock-sim without rng_nodata_rate / rng_nodata counter"
 fi
 
 # ---- unload / reload ---------------------------------------------------------------

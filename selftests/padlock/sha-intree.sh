@@ -44,15 +44,6 @@ module_driver() {
 		$1 == "module" && name == n && $2 == m { print drv; exit }' /proc/crypto
 }
 
-xsha_total() {
-	local t=0 c v
-	for c in xsha1 xsha256 xsha384 xsha512; do
-		v=$(sim_counter "$c")
-		t=$((t + ${v:-0}))
-	done
-	echo "$t"
-}
-
 # measure ALG DRIVER: "insn/digest seconds" per size, one line each.
 measure() {
 	local alg=$1 drv=$2 i n before after secs

@@ -93,3 +93,13 @@ sim_counter() {
 	local f=/sys/kernel/debug/padlock-sim/counters
 	[ -r "$f" ] && awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
 }
+
+# xsha_total: xsha instructions of every kind the simulator executed so far
+xsha_total() {
+	local t=0 c v
+	for c in xsha1 xsha256 xsha384 xsha512; do
+		v=$(sim_counter "$c")
+		t=$((t + ${v:-0}))
+	done
+	echo "$t"
+}

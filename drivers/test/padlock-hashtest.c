@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padlock-hashtest: a test helper for padlock-sha (not a driver; built only
+ * with padlock-sim, never installed by DKMS).
+ *
+ * AF_ALG can export and import a hash state only within one tfm, so it
+ * cannot show that padlock-sha's exported state interoperates with the
+ * kernel's generic SHA drivers.  This module does it through the crypto API
+ * (shash) in the kernel:
+ *
+ *   echo "interop sha256 1000 42 [MAXLEN]" > /sys/kernel/debug/padlock-hashtest/run
+ *   cat /sys/kernel/debug/padlock-hashtest/run
+ *
+ * interop: random messages (0 .. MAXLEN bytes, default 4096) and random
+ *	split points; the prefix is hashed by the generic driver, exported,
+ *	imported into shaN-padlock and finished there, and the other way
+ *	round; both digests must equal the generic driver's one-shot digest,
+ *	and a state re-exported right after the import must equal the blob
+ *	that was imported.
+ * corrupt: a mid-stream state of the generic driver is corrupted (random
+ *	bit flips, the byte-count field, the partial-block length byte of the
+ *	newer format, all-0xff, all-zero, random) and imported into both
+ *	drivers, which then finish the message: the return codes must be
+ *	equal, and where both succeed the digests too.
+ *
+ * The generic driver is looked up by driver name, "shaN-generic" (before
+ * 7.x) or "shaN-lib" (7.x).  The statesizes of the two drivers must match.
+ * The pseudo-random stream is a function of the seed only, so a failing
+ * run can be repeated exactly.  The result is one line:
+ *
+ *   ok|FAIL|SKIP TEST ALG key=value... [: first problem]
+ *
+ * The module knows nothing of padlock-sha's internals: it uses the crypto
+ * API and the kernel's SHA headers only.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/err.h>
+#include <crypto/hash.h>
+#include PADLOCK_CRYPTO_SHA1_H
+#include PADLOCK_CRYPTO_SHA2_H
+
+#define HT_DEFAULT_MAXLEN	4096
+#define HT_MAX_MAXLEN		(1024 * 1024)
+#define HT_MAX_ITERATIONS	10000000
+#define HT_RESULT_LEN		512
+
+struct ht_alg {
+	const char *name;
+	unsigned int count_off;	/* the byte count in the exported state */
+	unsigned int count_len;	/* 8, or 16 for SHA-384/512 */
+};
+
+static const struct ht_alg ht_algs[] = {
+	{ "sha1", offsetof(struct sha1_state, count), 8 },
+	{ "sha224", offsetof(struct sha256_state, count), 8 },
+	{ "sha256", offsetof(struct sha256_state, count), 8 },
+	{ "sha384", offsetof(struct sha512_state, count), 16 },
+	{ "sha512", offsetof(struct sha512_state, count), 16 },
+};
+
+/* One run: both drivers, their descriptors and the buffers. */
+struct ht_run {
+	const struct ht_alg *alg;
+	struct crypto_shash *gen, *ours;
+	struct shash_desc *dg, *dp;
+	unsigned int ss, ds, bs;
+	bool has_plen;		/* state ends in a partial-length byte */
+	u8 *msg, *st, *st2, *ref, *out, *out2;
+	u64 prng;
+	char problem[160];
+};
+
+static DEFINE_MUTEX(ht_lock);
+static char ht_result[HT_RESULT_LEN];
+static struct dentry *ht_dir;
+
+/* splitmix64: a deterministic stream from the seed */
+static u64 ht_rand(struct ht_run *r)
+{
+	u64 z = (r->prng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* 0 .. n - 1 (multiply-shift: no 64-bit division on 32-bit kernels) */
+static u32 ht_below(struct ht_run *r, u32 n)
+{
+	return (u32)(((ht_rand(r) >> 32) * n) >> 32);
+}
+
+static void ht_fill(struct ht_run *r, u8 *p, size_t len)
+{
+	u64 v;
+
+	while (len >= 8) {
+		v = ht_rand(r);
+		memcpy(p, &v, 8);
+		p += 8;
+		len -= 8;
+	}
+	v = ht_rand(r);
+	memcpy(p, &v, len);
+}
+
+/*
+ * A message length: a quarter small (up to two blocks), a quarter on or
+ * next to a block boundary, the rest anywhere up to @maxlen.
+ */
+static unsigned int ht_len(struct ht_run *r, unsigned int maxlen)
+{
+	unsigned int bs = r->bs, n;
+
+	switch (ht_below(r, 4)) {
+	case 0:
+		n = ht_below(r, 2 * bs + 2);
+		break;
+	case 1:
+		n = ht_below(r, maxlen / bs + 1) * bs;
+		n = n + ht_below(r, 3);
+		n = n ? n - 1 : 0;
+		break;
+	default:
+		n = ht_below(r, maxlen + 1);
+		break;
+	}
+	return min(n, maxlen);
+}
+
+/* A split point: often on a block boundary, otherwise anywhere. */
+static unsigned int ht_split(struct ht_run *r, unsigned int len)
+{
+	if (ht_below(r, 3) == 0)
+		return ht_below(r, len / r->bs + 1) * r->bs;
+	return ht_below(r, len + 1);
+}
+
+static __printf(2, 3) void ht_problem(struct ht_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->problem[0])
+		return;		/* keep the first one */
+	va_start(ap, fmt);
+	vscnprintf(r->problem, sizeof(r->problem), fmt, ap);
+	va_end(ap);
+}
+
+static struct crypto_shash *ht_alloc(const char *drv)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash(drv, 0, 0);
+
+	if (IS_ERR(tfm))
+		return NULL;
+	/* by driver name: make sure nothing else was substituted */
+	if (strcmp(crypto_tfm_alg_driver_name(crypto_shash_tfm(tfm)), drv)) {
+		crypto_free_shash(tfm);
+		return NULL;
+	}
+	return tfm;
+}
+
+static struct shash_desc *ht_desc(struct crypto_shash *tfm)
+{
+	struct shash_desc *d;
+
+	d = kzalloc(sizeof(*d) + crypto_shash_descsize(tfm), GFP_KERNEL);
+	if (d)
+		d->tfm = tfm;
+	return d;
+}
+
+static void ht_free(struct ht_run *r)
+{
+	kfree_sensitive(r->dg);
+	kfree_sensitive(r->dp);
+	if (r->gen)
+		crypto_free_shash(r->gen);
+	if (r->ours)
+		crypto_free_shash(r->ours);
+	vfree(r->msg);
+	kfree(r->st);
+	kfree(r->st2);
+	kfree(r->ref);
+	kfree(r->out);
+	kfree(r->out2);
+}
+
+/*
+ * Set up a run: 0, a negative errno, or 1 with ht_result already saying why
+ * the run is skipped.
+ */
+static int ht_setup(struct ht_run *r, const char *test, const char *name,
+		    unsigned int maxlen)
+{
+	static const char * const gen_fmt[] = { "%s-generic", "%s-lib" };
+	char drv[CRYPTO_MAX_ALG_NAME];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ht_algs); i++)
+		if (!strcmp(name, ht_algs[i].name))
+			r->alg = &ht_algs[i];
+	if (!r->alg)
+		return -EINVAL;
+
+	for (i = 0; i < ARRAY_SIZE(gen_fmt) && !r->gen; i++) {
+		snprintf(drv, sizeof(drv), gen_fmt[i], name);
+		r->gen = ht_alloc(drv);
+	}
+	if (!r->gen) {
+		scnprintf(ht_result, sizeof(ht_result),
+			  "SKIP %s %s: no generic driver (%s-generic or %s-lib) in this kernel\n",
+			  test, name, name, name);
+		return 1;
+	}
+	snprintf(drv, sizeof(drv), "%s-padlock", name);
+	r->ours = ht_alloc(drv);
+	if (!r->ours) {
+		scnprintf(ht_result, sizeof(ht_result),
+			  "SKIP %s %s: %s is not registered (padlock-sha not loaded, or no such engine on this CPU)\n",
+			  test, name, drv);
+		return 1;
+	}
+
+	r->ss = crypto_shash_statesize(r->gen);
+	r->ds = crypto_shash_digestsize(r->gen);
+	r->bs = crypto_shash_blocksize(r->gen);
+	r->has_plen = r->ss == r->alg->count_off + r->alg->count_len +
+			       r->bs + 1;
+	r->dg = ht_desc(r->gen);
+	r->dp = ht_desc(r->ours);
+	r->msg = vmalloc(maxlen + 1);
+	r->st = kmalloc(r->ss, GFP_KERNEL);
+	r->st2 = kmalloc(r->ss, GFP_KERNEL);
+	r->ref = kmalloc(r->ds, GFP_KERNEL);
+	r->out = kmalloc(r->ds, GFP_KERNEL);
+	r->out2 = kmalloc(r->ds, GFP_KERNEL);
+	if (!r->dg || !r->dp || !r->msg || !r->st || !r->st2 || !r->ref ||
+	    !r->out || !r->out2)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Hash @a bytes of the message with @d, in one or two updates. */
+static int ht_prefix(struct ht_run *r, struct shash_desc *d, unsigned int a)
+{
+	unsigned int b = ht_below(r, 2) ? ht_below(r, a + 1) : a;
+
+	return crypto_shash_init(d) ?:
+	       crypto_shash_update(d, r->msg, b) ?:
+	       crypto_shash_update(d, r->msg + b, a - b);
+}
+
+/*
+ * One direction: prefix on @from, export, import into @to, re-export
+ * (must give the same blob), finish on @to.  1 on a mismatch, 0 if all is
+ * well, a negative errno from the API.
+ */
+static int ht_transfer(struct ht_run *r, struct shash_desc *from,
+		       struct shash_desc *to, unsigned int len, unsigned int a,
+		       const char *dir)
+{
+	int err;
+
+	err = ht_prefix(r, from, a);
+	if (!err)
+		err = crypto_shash_export(from, r->st);
+	if (err) {
+		ht_problem(r, "%s: len %u split %u: hashing/export on the source failed: %d",
+			   dir, len, a, err);
+		return err;
+	}
+	err = crypto_shash_import(to, r->st);
+	if (!err)
+		err = crypto_shash_export(to, r->st2);
+	if (err) {
+		ht_problem(r, "%s: len %u split %u: import/re-export failed: %d",
+			   dir, len, a, err);
+		return err;
+	}
+	if (memcmp(r->st, r->st2, r->ss)) {
+		ht_problem(r, "%s: len %u split %u: re-exported state != imported one",
+			   dir, len, a);
+		return 1;
+	}
+	err = crypto_shash_finup(to, r->msg + a, len - a, r->out);
+	if (err) {
+		ht_problem(r, "%s: len %u split %u: finup after import failed: %d",
+			   dir, len, a, err);
+		return err;
+	}
+	if (memcmp(r->out, r->ref, r->ds)) {
+		ht_problem(r, "%s: len %u split %u: digest != generic one-shot digest",
+			   dir, len, a);
+		return 1;
+	}
+	return 0;
+}
+
+static void ht_interop(struct ht_run *r, unsigned long iters,
+		       unsigned int maxlen)
+{
+	unsigned long i, g2p = 0, p2g = 0, bad = 0, errs = 0;
+	unsigned int len, a;
+	int err;
+
+	for (i = 0; i < iters; i++) {
+		len = ht_len(r, maxlen);
+		ht_fill(r, r->msg, len);
+		err = crypto_shash_digest(r->dg, r->msg, len, r->ref);
+		if (err) {
+			errs++;
+			ht_problem(r, "generic one-shot digest failed: %d", err);
+			continue;
+		}
+		a = ht_split(r, len);
+		err = ht_transfer(r, r->dg, r->dp, len, a, "generic->padlock");
+		if (!err)
+			g2p++;
+		else if (err > 0)
+			bad++;
+		else
+			errs++;
+		a = ht_split(r, len);
+		err = ht_transfer(r, r->dp, r->dg, len, a, "padlock->generic");
+		if (!err)
+			p2g++;
+		else if (err > 0)
+			bad++;
+		else
+			errs++;
+		cond_resched();
+	}
+	scnprintf(ht_result, sizeof(ht_result),
+		  "%s interop %s generic=%s ours=%s statesize=%u/%u iterations=%lu generic_to_padlock=%lu padlock_to_generic=%lu mismatches=%lu errors=%lu%s%s\n",
+		  bad || errs ? "FAIL" : "ok", r->alg->name,
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)),
+		  r->ss, crypto_shash_statesize(r->ours), iters, g2p, p2g,
+		  bad, errs, r->problem[0] ? ": " : "", r->problem);
+}
+
+enum ht_corruption {
+	HC_FLIP_ANY,		/* 1..4 random bits anywhere */
+	HC_FLIP_COUNT,		/* 1..4 bits of the byte count */
+	HC_RANDOM_COUNT,	/* a random byte count */
+	HC_PARTIAL_LEN,		/* the partial-length byte (or the buffer) */
+	HC_ALL_FF,
+	HC_ALL_ZERO,
+	HC_RANDOM,		/* random bytes everywhere */
+	HC_NR
+};
+
+static const char * const hc_names[HC_NR] = {
+	"flip", "flip-count", "random-count", "partial-len", "all-ff",
+	"all-zero", "random",
+};
+
+static void ht_corrupt(struct ht_run *r, enum ht_corruption kind)
+{
+	unsigned int i, n, pos, coff = r->alg->count_off;
+	unsigned int clen = r->alg->count_len;
+
+	switch (kind) {
+	case HC_FLIP_ANY:
+		for (n = 1 + ht_below(r, 4), i = 0; i < n; i++) {
+			pos = ht_below(r, r->ss * 8);
+			r->st[pos / 8] ^= 1 << (pos % 8);
+		}
+		break;
+	case HC_FLIP_COUNT:
+		for (n = 1 + ht_below(r, 4), i = 0; i < n; i++) {
+			pos = ht_below(r, clen * 8);
+			r->st[coff + pos / 8] ^= 1 << (pos % 8);
+		}
+		break;
+	case HC_RANDOM_COUNT:
+		ht_fill(r, r->st + coff, clen);
+		break;
+	case HC_PARTIAL_LEN:
+		if (r->has_plen) {
+			/* half of the time a value above the block size */
+			r->st[r->ss - 1] = ht_below(r, 2) ?
+					   ht_below(r, 256) :
+					   ht_below(r, r->bs + 1);
+		} else {
+			pos = coff + clen + ht_below(r, r->ss - coff - clen);
+			r->st[pos] ^= 1 << ht_below(r, 8);
+		}
+		break;
+	case HC_ALL_FF:
+		memset(r->st, 0xff, r->ss);
+		break;
+	case HC_ALL_ZERO:
+		memset(r->st, 0, r->ss);
+		break;
+	default:
+		ht_fill(r, r->st, r->ss);
+		break;
+	}
+}
+
+static void ht_corrupted(struct ht_run *r, unsigned long iters,
+			 unsigned int maxlen)
+{
+	unsigned long i, bad = 0, errs = 0, both_ok = 0, both_refused = 0;
+	unsigned long done[HC_NR] = { 0 }, differ[HC_NR] = { 0 };
+	enum ht_corruption kind;
+	unsigned int len, a, n;
+	int eg, ep, fg, fp;
+	char kinds[192];
+	int off = 0;
+
+	for (i = 0; i < iters; i++) {
+		kind = i % HC_NR;
+		len = ht_len(r, maxlen);
+		ht_fill(r, r->msg, len);
+		a = ht_split(r, len);
+		/*
+		 * Half of the time the rest is 0, 1 or about a block long:
+		 * the edges of counts near 2^64 and of the partial block.
+		 */
+		if (ht_below(r, 2)) {
+			/* 0, 1, bs - 1, bs, bs + 1 or 2 bs */
+			n = ht_below(r, 6);
+			n = n < 2 ? n : n == 5 ? 2 * r->bs : r->bs + n - 3;
+			a = len - min(len, n);
+		}
+		eg = ht_prefix(r, r->dg, a) ?: crypto_shash_export(r->dg, r->st);
+		if (eg) {
+			errs++;
+			ht_problem(r, "generic: hashing/export failed: %d", eg);
+			continue;
+		}
+		ht_corrupt(r, kind);
+		done[kind]++;
+
+		eg = crypto_shash_import(r->dg, r->st);
+		ep = crypto_shash_import(r->dp, r->st);
+		if (eg != ep) {
+			bad++;
+			differ[kind]++;
+			ht_problem(r, "%s: len %u split %u: import: %d (generic), %d (padlock)",
+				   hc_names[kind], len, a, eg, ep);
+			continue;
+		}
+		if (eg) {
+			both_refused++;
+			continue;
+		}
+		fg = crypto_shash_finup(r->dg, r->msg + a, len - a, r->out);
+		fp = crypto_shash_finup(r->dp, r->msg + a, len - a, r->out2);
+		if (fg != fp) {
+			bad++;
+			differ[kind]++;
+			ht_problem(r, "%s: len %u split %u: finup: %d (generic), %d (padlock)",
+				   hc_names[kind], len, a, fg, fp);
+		} else if (fg) {
+			both_refused++;
+		} else if (memcmp(r->out, r->out2, r->ds)) {
+			bad++;
+			differ[kind]++;
+			ht_problem(r, "%s: len %u split %u: the digests differ",
+				   hc_names[kind], len, a);
+		} else {
+			both_ok++;
+		}
+		cond_resched();
+	}
+	for (kind = 0; kind < HC_NR; kind++)
+		off += scnprintf(kinds + off, sizeof(kinds) - off,
+				 "%s%s:%lu/%lu", kind ? "," : "",
+				 hc_names[kind], differ[kind], done[kind]);
+	scnprintf(ht_result, sizeof(ht_result),
+		  "%s corrupt %s generic=%s ours=%s statesize=%u/%u iterations=%lu same_digest=%lu same_error=%lu mismatches=%lu errors=%lu differing/kind=%s%s%s\n",
+		  bad || errs ? "FAIL" : "ok", r->alg->name,
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)),
+		  r->ss, crypto_shash_statesize(r->ours), iters, both_ok,
+		  both_refused, bad, errs, kinds,
+		  r->problem[0] ? ": " : "", r->problem);
+}
+
+static int ht_exec(const char *test, const char *alg, unsigned long iters,
+		   u64 seed, unsigned int maxlen)
+{
+	struct ht_run *r;
+	int err;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->prng = seed;
+	err = ht_setup(r, test, alg, maxlen);
+	if (err)
+		goto out;
+	if (r->ss != crypto_shash_statesize(r->ours)) {
+		scnprintf(ht_result, sizeof(ht_result),
+			  "FAIL %s %s: statesize %u (%s) != %u (%s)\n", test,
+			  alg, r->ss,
+			  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
+			  crypto_shash_statesize(r->ours),
+			  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)));
+		goto out;
+	}
+	if (!strcmp(test, "interop"))
+		ht_interop(r, iters, maxlen);
+	else
+		ht_corrupted(r, iters, maxlen);
+out:
+	ht_free(r);
+	kfree(r);
+	return err < 0 ? err : 0;
+}
+
+static ssize_t ht_run_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[128], test[16], alg[16];
+	unsigned long iters;
+	unsigned int maxlen = HT_DEFAULT_MAXLEN;
+	unsigned long long seed;
+	int n, err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	n = sscanf(buf, "%15s %15s %lu %llu %u", test, alg, &iters, &seed,
+		   &maxlen);
+	if (n < 4 || (strcmp(test, "interop") && strcmp(test, "corrupt")) ||
+	    !iters || iters > HT_MAX_ITERATIONS || !maxlen ||
+	    maxlen > HT_MAX_MAXLEN)
+		return -EINVAL;
+
+	mutex_lock(&ht_lock);
+	ht_result[0] = 0;
+	err = ht_exec(test, alg, iters, seed, maxlen);
+	mutex_unlock(&ht_lock);
+	return err ? err : len;
+}
+
+static ssize_t ht_run_read(struct file *file, char __user *ubuf, size_t len,
+			   loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&ht_lock);
+	ret = simple_read_from_buffer(ubuf, len, ppos, ht_result,
+				      strlen(ht_result));
+	mutex_unlock(&ht_lock);
+	return ret;
+}
+
+static const struct file_operations ht_run_fops = {
+	.owner = THIS_MODULE,
+	.write = ht_run_write,
+	.read = ht_run_read,
+	.llseek = default_llseek,
+};
+
+static int __init ht_init(void)
+{
+	ht_dir = debugfs_create_dir("padlock-hashtest", NULL);
+	debugfs_create_file("run", 0600, ht_dir, NULL, &ht_run_fops);
+	return 0;
+}
+
+static void __exit ht_exit(void)
+{
+	debugfs_remove_recursive(ht_dir);
+}
+
+module_init(ht_init);
+module_exit(ht_exit);
+
+MODULE_DESCRIPTION("padlock-sha test helper: state interoperability with the generic SHA drivers (tests only)");
+MODULE_LICENSE("GPL");
