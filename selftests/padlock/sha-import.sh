@@ -82,12 +82,7 @@ for a in "${algs[@]}"; do
 done
 
 if [ -n "$v0" ]; then
-	insn=$(($(xsha_total) - insn0))
-	if [ "$insn" -gt 0 ]; then
-		ktap_pass "the hash engine did padlock-sha's part: $insn xsha instructions"
-	else
-		ktap_fail "the hash engine did padlock-sha's part: no xsha instruction executed"
-	fi
+	ktap_xsha_used "the hash engine did padlock-sha's part" "$insn0"
 	v=$(sim_counter violations)
 	if [ "$v" = "$v0" ]; then
 		ktap_pass "padlock-sim violations: none during these tests (total $v)"

@@ -103,3 +103,30 @@ xsha_total() {
 	done
 	echo "$t"
 }
+
+# ktap_xsha_used DESC INSN0: pass when the simulator executed xsha
+# instructions since xsha_total returned INSN0
+ktap_xsha_used() {
+	local n=$(($(xsha_total) - $2))
+	if [ "$n" -gt 0 ]; then
+		ktap_pass "$1: $n xsha instructions"
+	else
+		ktap_fail "$1: no xsha instruction executed"
+	fi
+}
+
+# ktap_rngtest DESC BLOCKS OUTPUT: judge rngtest's OUTPUT for BLOCKS blocks:
+# every block tested, FIPS 140-2 failures within 1 % + 2 (a good source
+# fails about 0.08 %)
+ktap_rngtest() {
+	local fails succ
+	fails=$(sed -n 's/.*FIPS 140-2 failures: *\([0-9]*\).*/\1/p' <<< "$3")
+	succ=$(sed -n 's/.*FIPS 140-2 successes: *\([0-9]*\).*/\1/p' <<< "$3")
+	ktap_diag "rngtest: $2 blocks of 2500 bytes: successes ${succ:-?}, failures ${fails:-?}"
+	if [ -n "$fails" ] && [ $((succ + fails)) = "$2" ] && [ "$fails" -le $(($2 / 100 + 2)) ]; then
+		ktap_pass "$1"
+	else
+		ktap_diag "$3"
+		ktap_fail "$1"
+	fi
+}
