@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib/aes-ipsec-lib.sh"
 
 ktap_header
-padlock_small_only_on "6.1/nano" "sid/nano" "6.1-686/c7"
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 [ -r /sys/kernel/debug/padlock-sim/counters ] || ktap_skip_all "needs padlock-sim's instruction counters"
@@ -22,7 +21,8 @@ modprobe -q algif_skcipher 2>/dev/null
 # in-tree self-test then oopses ("absurd block count").  While the in-tree
 # module is loaded the sim's ECB-rAX scrambling (clobber bit 0) is off;
 # instruction counts do not depend on it.
-CLOB=/sys/kernel/debug/padlock-sim/clobber
+SIM=/sys/kernel/debug/padlock-sim
+CLOB=$SIM/clobber
 clob_saved=$(cat $CLOB 2>/dev/null)
 clobber_restore() {
 	[ -n "$clob_saved" ] && [ -w $CLOB ] && echo "$clob_saved" > $CLOB
@@ -130,7 +130,25 @@ for impl in intree ours; do
 	else
 		clobber_ecb_rax_off
 		ktap_diag "in-tree runs with padlock-sim clobber=$(cat $CLOB 2>/dev/null) (was $clob_saved)"
+		if [ "$PADLOCK_PROFILE" = nano-s2 ]; then
+			# its registration self-tests run before it enables the
+			# stepping-2 fetch sizes (sim-intree.sh shows that bug):
+			# those over-reads are expected and executed; the
+			# measured workloads below run strict again.
+			echo 1 > "$SIM/expect_violations"
+			echo 1 > "$SIM/exec_on_violation"
+		fi
 		aes_load_intree
+		if [ "$PADLOCK_PROFILE" = nano-s2 ]; then
+			# 6.12+ run the self-tests after registration
+			for i in $(seq 1 60); do
+				grep -A12 -E '^driver *: (ecb|cbc)-aes-padlock$' /proc/crypto |
+					grep -q 'selftest *: unknown' || break
+				sleep 1
+			done
+			echo 0 > "$SIM/expect_violations"
+			echo 0 > "$SIM/exec_on_violation"
+		fi
 	fi
 	if [ "$(aes_which)" != $impl ]; then
 		ktap_fail "load the $impl padlock_aes"

@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib/aes-ipsec-lib.sh"
 
 ktap_header
-padlock_small_only_on "*/nano" "6.1-686/c7"
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 command -v ip > /dev/null || ktap_skip_all "iproute2 not installed"

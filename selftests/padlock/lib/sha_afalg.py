@@ -163,8 +163,9 @@ def random_split(rng, msg, bs):
     return parts
 
 
-def rand_len(rng, maxlen, bs, big=0.2):
-    """Mostly short messages (the edge cases), a fraction `big` up to maxlen."""
+def rand_len(rng, maxlen, bs, big=0.2, long_run=False):
+    """Mostly short messages (the edge cases), a fraction `big` up to maxlen;
+    long runs keep most of the rest under 2 KiB."""
     c = rng.random()
     if c < big:
         return rng.randint(0, maxlen)
@@ -173,6 +174,8 @@ def rand_len(rng, maxlen, bs, big=0.2):
         return rng.randint(0, 3 * bs)
     if c < 0.55:
         return rng.randint(0, 8) * bs
+    if long_run and c < 0.9:
+        return rng.randint(0, 2048)
     return rng.randint(0, min(maxlen, 16384))
 
 
@@ -187,9 +190,12 @@ def cmd_diff(alg, drv, count, maxlen, seed=None):
     a, b = Hasher(drv, ds), Hasher(gen, ds)
     bad = clones = nbytes = 0
     # Long runs (100,000 messages) keep the total size bounded.
-    big = 0.2 if count <= 1000 else 0.005
+    # (about 2.5 KiB a message: 200 messages of up to 1 MiB, 10,000 up to
+    # 16 KiB, the rest shorter)
+    long_run = count > 1000
+    big = 0.002 if long_run else 0.2
     for i in range(count):
-        ln = rand_len(rng, maxlen, bs, big)
+        ln = rand_len(rng, maxlen, bs, big, long_run)
         msg = rng.randbytes(ln)
         nbytes += ln
         mode = rng.random()
