@@ -96,4 +96,11 @@ debug-kernel:
 check-debug:
 	tools/debug/check
 
+# make deb: the Debian packages padlock-dkms and padlock-bench (debian/), built
+# and lintian-checked in the bookworm build root, into build/deb/ (tools/deb).
+deb:
+	tools/deb
+
+.PHONY: deb
+
 .PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long checkpatch debug-kernel check-debug bench-figures

@@ -13,16 +13,50 @@
  * compiler has been told that those registers change, which is why every
  * count register is a "+c" operand and never a plain input.
  *
- * Semantics: ../shared/padlock-facts.md sections 1.1-1.8 (opcodes in 1.1).
+ * The key cache (docs/hardware.md 1.5): while EFLAGS bit 30 is set, the ACE engine
+ * reuses the key and control word it loaded last, whatever rBX/rDX say now.
+ * Only loading EFLAGS (popf, iret, sysret) clears the bit; entering the
+ * kernel (syscall, sysenter, int 0x80, interrupts) does not.  So a task that
+ * ran xcrypt in user space reaches the kernel with the engine holding the
+ * user's key, and kernel code preempted or interrupted between a check and
+ * its xcrypt cannot know what the engine holds.  Therefore every xcrypt
+ * below is issued as "pushf; popf; rep xcrypt-*" in ONE asm statement: the
+ * engine reloads key and control word for every instruction (the cost is
+ * two instructions and one key load per xcrypt, not per block), and no
+ * state is kept in software.
+ *
+ * Semantics: docs/hardware.md sections 1.1-1.8 (opcodes in 1.1).
+ *
+ * The header is also usable from user space (test programs): without
+ * __KERNEL__ the includer provides u8, u32, __always_inline, __aligned().
  */
 #ifndef PADLOCK_ASM_H
 #define PADLOCK_ASM_H
 
+#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <asm/asm.h>
+/* The kernel is built without a red zone: pushf may use the stack. */
+#define PADLOCK_RELOAD		"pushf\n\tpopf\n\t"
+#else
+/*
+ * User space (test programs): the includer defines u8, u32,
+ * __always_inline and __aligned() first, as the kernel has them.
+ */
+#ifdef __x86_64__
+/* User space on x86-64 has a 128-byte red zone below rSP: step over it. */
+#define PADLOCK_RELOAD		"lea -128(%%rsp), %%rsp\n\tpushf\n\tpopf\n\t"
+#define PADLOCK_RELOAD_END	"\n\tlea 128(%%rsp), %%rsp"
+#else
+#define PADLOCK_RELOAD		"pushf\n\tpopf\n\t"
+#endif
+#endif
+#ifndef PADLOCK_RELOAD_END
+#define PADLOCK_RELOAD_END	""
+#endif
 
-/* Encodings (facts 1.1).  The F3 byte is part of the opcode, not a REP. */
+/* Encodings (docs/hardware.md 1.1).  The F3 byte is part of the opcode, not a REP. */
 #define PADLOCK_OP_XSTORE	".byte 0x0f,0xa7,0xc0"
 #define PADLOCK_OP_REP_XSTORE	".byte 0xf3,0x0f,0xa7,0xc0"
 #define PADLOCK_OP_XCRYPT_ECB	".byte 0xf3,0x0f,0xa7,0xc8"
@@ -37,7 +71,7 @@
 
 /*
  * Forms that are not driven by anything but the simulator's tests: the
- * F2-prefixed XCRYPT-ECB is undefined (facts 1.1), MONTMUL is not modelled.
+ * F2-prefixed XCRYPT-ECB is undefined (docs/hardware.md 1.1), MONTMUL is not modelled.
  */
 #define PADLOCK_OP_F2_XCRYPT_ECB	".byte 0xf2,0x0f,0xa7,0xc8"
 #define PADLOCK_OP_MONTMUL	".byte 0xf3,0x0f,0xa6,0xc0"
@@ -45,7 +79,7 @@
 #define PADLOCK_ALIGN		16
 
 /*
- * The 16-byte ACE control word (facts 1.3).  Only bits 0-11 of the first
+ * The 16-byte ACE control word (docs/hardware.md 1.3).  Only bits 0-11 of the first
  * dword are defined; everything else is reserved and must be zero.
  */
 struct padlock_cword {
@@ -60,19 +94,11 @@ struct padlock_cword {
 #define PADLOCK_CW_KSIZE_SHIFT	10	/* 0: 128, 1: 192, 2: 256 bits */
 
 /*
- * Force the engine to reload key and control word from memory before the
- * next xcrypt (facts 1.5): loading EFLAGS clears the "key loaded" bit 30.
- * Not a PadLock opcode, but it belongs to the same contract.
- */
-static __always_inline void padlock_reload_key(void)
-{
-	asm volatile("pushf\n\tpopf" : : : "memory", "cc");
-}
-
-/*
- * REP XCRYPT-ECB: rSI source, rDI destination, rCX blocks, rDX control word,
- * rBX key.  rSI/rDI advance by 16 per block, rCX counts down to 0.  rAX is
- * not an input of ECB; it is treated as undefined afterwards.
+ * pushf; popf; REP XCRYPT-ECB: rSI source, rDI destination, rCX blocks, rDX
+ * control word, rBX key, all loaded afresh (see the key cache above).
+ * rSI/rDI advance by 16 per block, rCX counts down to 0.  rAX is not an
+ * input of ECB; it is treated as undefined afterwards.  popf rewrites the
+ * flags ("cc").
  */
 static __always_inline void padlock_xcrypt_ecb(const void *in, void *out,
 					       const void *key,
@@ -81,16 +107,16 @@ static __always_inline void padlock_xcrypt_ecb(const void *in, void *out,
 {
 	unsigned long junk;
 
-	asm volatile(PADLOCK_OP_XCRYPT_ECB
+	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_ECB PADLOCK_RELOAD_END
 		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk)
 		     : "d" (cw), "b" (key)
 		     : "memory", "cc");
 }
 
 /*
- * REP XCRYPT-CBC/CFB/OFB: as ECB plus rAX, the address of the 16-byte IV.
+ * pushf; popf; REP XCRYPT-CBC/CFB/OFB: as ECB plus rAX, the address of the 16-byte IV.
  * Afterwards rAX addresses the 16-byte chaining value to continue with
- * (facts 1.2: for CBC/CFB encryption the last output block, otherwise the
+ * (docs/hardware.md 1.2: for CBC/CFB encryption the last output block, otherwise the
  * IV buffer, rewritten in place).  The callers always copy the next IV from
  * the returned address; they never assume either location.
  */
@@ -100,7 +126,7 @@ padlock_xcrypt_##mode(const void *in, void *out, const void *key,	\
 		      const struct padlock_cword *cw, void *iv,	\
 		      unsigned long blocks)				\
 {									\
-	asm volatile(op							\
+	asm volatile(PADLOCK_RELOAD op PADLOCK_RELOAD_END		\
 		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv)	\
 		     : "d" (cw), "b" (key)				\
 		     : "memory", "cc");				\
@@ -112,24 +138,24 @@ PADLOCK_DEFINE_XCRYPT_IV(cfb, PADLOCK_OP_XCRYPT_CFB)
 PADLOCK_DEFINE_XCRYPT_IV(ofb, PADLOCK_OP_XCRYPT_OFB)
 
 /*
- * REP XCRYPT-CTR (ACE2): rAX addresses the counter block, which the engine
+ * pushf; popf; REP XCRYPT-CTR (ACE2): rAX addresses the counter block, which the engine
  * increments in place.  Only the low 16 bits (bytes 14-15, big endian) are
  * incremented, with no carry into byte 13: callers must not let one call
- * cross a 2^16 boundary of that field (facts 1.2).
+ * cross a 2^16 boundary of that field (docs/hardware.md 1.2).
  */
 static __always_inline void padlock_xcrypt_ctr(const void *in, void *out,
 					       const void *key,
 					       const struct padlock_cword *cw,
 					       void *ctr, unsigned long blocks)
 {
-	asm volatile(PADLOCK_OP_XCRYPT_CTR
+	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_CTR PADLOCK_RELOAD_END
 		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr)
 		     : "d" (cw), "b" (key)
 		     : "memory", "cc");
 }
 
 /*
- * REP XSHA1/XSHA256 (PHE), final ("one-shot") mode (facts 1.7): rAX = bytes
+ * REP XSHA1/XSHA256 (PHE), final ("one-shot") mode (docs/hardware.md 1.7): rAX = bytes
  * already hashed into the state at rDI, rCX = total message length, rSI =
  * the rest of the message.  The engine pads and leaves the final state at
  * rDI.  rDI must address a 16-byte aligned area of 128 bytes on VIA (32 on
@@ -170,7 +196,7 @@ PADLOCK_DEFINE_XSHA_BLOCKS(xsha384, PADLOCK_OP_XSHA384)
 PADLOCK_DEFINE_XSHA_BLOCKS(xsha512, PADLOCK_OP_XSHA512)
 
 /*
- * XSTORE (facts 1.8): stores 1, 2, 4 or 8 random bytes (rDX[1:0] = 3, 2, 1,
+ * XSTORE (docs/hardware.md 1.8): stores 1, 2, 4 or 8 random bytes (rDX[1:0] = 3, 2, 1,
  * 0) at rDI, advances rDI, may change rDX, and returns the RNG status word
  * (a copy of MSR 0x110B: bits 4:0 bytes stored, bit 6 enabled, 12:10 DC
  * bias, 13 raw bits, 14/15 string filter enabled/failed).
@@ -204,18 +230,22 @@ static __always_inline u32 padlock_rep_xstore(void *dst, unsigned long count,
 	return status;
 }
 
+#ifdef __KERNEL__
 /*
  * For test instruments only (padlock-simtest, the simulator's test module):
  * padlock_raw_NAME(r) executes one encoding with every operand register
  * taken from and returned in r[] (rSI, rDI, rCX, rAX, rDX, rBX), under an
  * exception-table fixup.  Returns true when the instruction faulted.
+ * padlock_raw_reload_NAME(r) issues "pushf; popf" right before it, as the
+ * drivers do; the plain form lets a test run on whatever key the engine
+ * holds.
  */
-#define PADLOCK_DEFINE_RAW(name, op)					\
+#define PADLOCK_DEFINE_RAW(name, pre, op)				\
 static inline bool padlock_raw_##name(unsigned long r[6])		\
 {									\
 	int faulted = 1;						\
 									\
-	asm volatile("1:	" op "\n"					\
+	asm volatile(pre "1:	" op "\n"				\
 		     "	movl $0, %[f]\n"				\
 		     "2:\n"						\
 		     _ASM_EXTABLE(1b, 2b)				\
@@ -225,18 +255,24 @@ static inline bool padlock_raw_##name(unsigned long r[6])		\
 	return faulted;							\
 }
 
-PADLOCK_DEFINE_RAW(xstore, PADLOCK_OP_XSTORE)
-PADLOCK_DEFINE_RAW(rep_xstore, PADLOCK_OP_REP_XSTORE)
-PADLOCK_DEFINE_RAW(xcrypt_ecb, PADLOCK_OP_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(xcrypt_cbc, PADLOCK_OP_XCRYPT_CBC)
-PADLOCK_DEFINE_RAW(xcrypt_ctr, PADLOCK_OP_XCRYPT_CTR)
-PADLOCK_DEFINE_RAW(xcrypt_cfb, PADLOCK_OP_XCRYPT_CFB)
-PADLOCK_DEFINE_RAW(xcrypt_ofb, PADLOCK_OP_XCRYPT_OFB)
-PADLOCK_DEFINE_RAW(xsha1, PADLOCK_OP_XSHA1)
-PADLOCK_DEFINE_RAW(xsha256, PADLOCK_OP_XSHA256)
-PADLOCK_DEFINE_RAW(xsha384, PADLOCK_OP_XSHA384)
-PADLOCK_DEFINE_RAW(xsha512, PADLOCK_OP_XSHA512)
-PADLOCK_DEFINE_RAW(f2_xcrypt_ecb, PADLOCK_OP_F2_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(montmul, PADLOCK_OP_MONTMUL)
+PADLOCK_DEFINE_RAW(xstore, "", PADLOCK_OP_XSTORE)
+PADLOCK_DEFINE_RAW(rep_xstore, "", PADLOCK_OP_REP_XSTORE)
+PADLOCK_DEFINE_RAW(xcrypt_ecb, "", PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(xcrypt_cbc, "", PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(xcrypt_ctr, "", PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(xcrypt_cfb, "", PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(xcrypt_ofb, "", PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ecb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cbc, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ctr, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cfb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ofb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(xsha1, "", PADLOCK_OP_XSHA1)
+PADLOCK_DEFINE_RAW(xsha256, "", PADLOCK_OP_XSHA256)
+PADLOCK_DEFINE_RAW(xsha384, "", PADLOCK_OP_XSHA384)
+PADLOCK_DEFINE_RAW(xsha512, "", PADLOCK_OP_XSHA512)
+PADLOCK_DEFINE_RAW(f2_xcrypt_ecb, "", PADLOCK_OP_F2_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(montmul, "", PADLOCK_OP_MONTMUL)
+#endif /* __KERNEL__ */
 
 #endif /* PADLOCK_ASM_H */

@@ -23,14 +23,13 @@
 
 /* ---- supported range -------------------------------------------------- */
 
-#define PADLOCK_NEWEST_TESTED_KERNEL	KERNEL_VERSION(7, 2, 255)
-
+/*
+ * A kernel newer than the newest tested one gets a make-time warning from
+ * Kbuild, not a #warning here: CONFIG_WERROR=y would turn that into an error
+ * and break the DKMS build on exactly that kernel.
+ */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
 #error "padlock supports Linux 5.10 and later"
-#endif
-
-#if LINUX_VERSION_CODE > PADLOCK_NEWEST_TESTED_KERNEL && !defined(PADLOCK_UNTESTED_KERNEL_OK)
-#warning "padlock: kernel newer than the newest tested (7.2): check /proc/crypto self-tests"
 #endif
 
 /* ---- 6.16-ish: cpuid_eax()/cpuid_edx() moved to <asm/cpuid/api.h> ---- */
@@ -157,6 +156,21 @@ static inline void padlock_shash_set_export_core(struct shash_alg *alg,
 						 padlock_shash_import_t imp)
 {
 }
+#endif
+
+/*
+ * 6.4 split a module's memory layout into mod->mem[MOD_TEXT, ...] (an enum,
+ * nothing to probe): where the core text of a module lies (padlock-sim
+ * watches the key reloads of other modules' code).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define PADLOCK_MODULE_TEXT(mod) (&(mod)->mem[MOD_TEXT])
+#define PADLOCK_MODULE_TEXT_BASE(t) ((unsigned long)(t)->base)
+#define PADLOCK_MODULE_TEXT_SIZE(t) ((t)->size)
+#else
+#define PADLOCK_MODULE_TEXT(mod) (&(mod)->core_layout)
+#define PADLOCK_MODULE_TEXT_BASE(t) ((unsigned long)(t)->base)
+#define PADLOCK_MODULE_TEXT_SIZE(t) ((t)->text_size)
 #endif
 
 #endif /* PADLOCK_COMPAT_H */

@@ -5,20 +5,28 @@
  *
  * Every PadLock unit has a "present" and an "enabled" CPUID bit (leaf
  * 0xC0000001 EDX, kernel capability word 5); a unit is usable only when
- * both are set (facts 3.1).
+ * both are set (docs/hardware.md 3.1).
+ *
+ * Which code path a driver takes is decided from the vendor, the family
+ * (with model and stepping where Linux itself needs them) and these
+ * capability bits, never from the family alone (docs/hardware.md 3.2):
+ *
+ *  - VIA: vendor "CentaurHauls", family 6.  C3 Nehemiah model 9, C7
+ *    Esther model 10 (both 32-bit only), Nano model 0x0f stepping < 0x0e.
+ *  - Zhaoxin: vendor "CentaurHauls" or "  Shanghai  ", family 7, or
+ *    family 6 for the older ZX-C (model 0x0f stepping 0x0e/0x0f, or model
+ *    0x19: the split Linux's own Zhaoxin PMU driver makes between Nano and
+ *    ZX-C).  "  Shanghai  " is X86_VENDOR_ZHAOXIN, which every kernel from
+ *    5.2 on has (5.10 ... 7.x here); the kernel fills capability word 5 for
+ *    both vendors (centaur.c, zhaoxin.c).  Only Zhaoxin has PHE2.
  */
 #ifndef PADLOCK_CPU_H
 #define PADLOCK_CPU_H
 
 #include <linux/types.h>
+#include <linux/printk.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
-
-/* Family 7 and later: Zhaoxin (vendor "CentaurHauls" or "  Shanghai  "). */
-static inline bool padlock_cpu_is_zhaoxin(void)
-{
-	return boot_cpu_data.x86 >= 7;
-}
 
 static inline bool padlock_cpu_has_ace(void)
 {
@@ -58,23 +66,76 @@ static inline bool padlock_cpu_has_phe2(void)
 	       boot_cpu_has(PADLOCK_FEATURE_PHE2_EN);
 }
 
-/* VIA Nano (family 6, model 15) and everything after it, Zhaoxin included. */
+/* AES-NI (CPUID 1 ECX bit 25): Zhaoxin parts have it next to PadLock ACE. */
+static inline bool padlock_cpu_has_aesni(void)
+{
+	return boot_cpu_has(X86_FEATURE_AES);
+}
+
+/* Vendor "CentaurHauls", family 6: a VIA part or an older Zhaoxin ZX-C. */
+static inline bool padlock_cpu_centaur_family6(void)
+{
+	return boot_cpu_data.x86_vendor == X86_VENDOR_CENTAUR &&
+	       boot_cpu_data.x86 == 6;
+}
+
+/* Zhaoxin, whichever vendor string it reports (see the top of the file). */
+static inline bool padlock_cpu_is_zhaoxin(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+
+	if (c->x86_vendor == X86_VENDOR_ZHAOXIN)
+		return true;
+	if (c->x86_vendor != X86_VENDOR_CENTAUR)
+		return false;
+	if (c->x86 >= 7 || padlock_cpu_has_phe2())
+		return true;
+	return c->x86 == 6 &&
+	       ((c->x86_model == 0x0f && c->x86_stepping >= 0x0e) ||
+		c->x86_model == 0x19);
+}
+
+/*
+ * VIA C3 / C7 (family 6, model < 0x0f): 32-bit only, RNG configured
+ * through MSR 0x110B, PHE (C7) in final mode only.
+ */
+static inline bool padlock_cpu_is_via_c3_c7(void)
+{
+	return padlock_cpu_centaur_family6() && boot_cpu_data.x86_model < 0x0f;
+}
+
+/* VIA Nano (family 6, model 0x0f) and everything after it, Zhaoxin included. */
 static inline bool padlock_cpu_is_nano_or_later(void)
 {
-	return boot_cpu_data.x86 > 6 ||
-	       (boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model >= 0x0f);
+	return padlock_cpu_is_zhaoxin() ||
+	       (padlock_cpu_centaur_family6() && boot_cpu_data.x86_model >= 0x0f);
+}
+
+/*
+ * Hardware CTR (rep xcrypt-ctr, ACE2) only where it is known to work: the
+ * ACE2 bits, on a 64-bit capable part, i.e. VIA Nano or Zhaoxin (also when
+ * a 32-bit kernel runs there).  OpenSSL's 32-bit code never uses it:
+ * "hardware CTR was introduced later and even has errata on certain C7
+ * stepping"; its x86_64 code always does ("all 64-bit CPUs have working
+ * CTR") (docs/hardware.md 1.2, 3.2).  Elsewhere CTR is built on ECB.
+ */
+static inline bool padlock_cpu_ctr_sound(void)
+{
+	return padlock_cpu_has_ace2() && padlock_cpu_is_nano_or_later() &&
+	       boot_cpu_has(X86_FEATURE_LM);
 }
 
 /*
  * Number of 16-byte blocks the ACE engine reads per ECB / CBC instruction
- * (facts 2.2): the engine fetches this many blocks at a time, so an
+ * (docs/hardware.md 2.2): the engine fetches this many blocks at a time, so an
  * instruction whose block count is not a multiple of it reads up to
  * (n - 1) blocks past the end of its input.  VIA Nano stepping 2 has the
  * prefetch erratum with 8 (ECB) and 4 (CBC) blocks.
  */
 static inline bool padlock_cpu_nano_stepping2(void)
 {
-	return boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x0f &&
+	return padlock_cpu_centaur_family6() &&
+	       boot_cpu_data.x86_model == 0x0f &&
 	       boot_cpu_data.x86_stepping == 2;
 }
 
@@ -86,6 +147,30 @@ static inline unsigned int padlock_cpu_ecb_fetch_blocks(void)
 static inline unsigned int padlock_cpu_cbc_fetch_blocks(void)
 {
 	return padlock_cpu_nano_stepping2() ? 4 : 1;
+}
+
+/*
+ * Crypto priority of padlock-aes's skciphers (the single-block "aes" gets
+ * 100 less).  Without AES-NI: 450, above every other AES driver (aesni
+ * 400/401 never loads there, software ones are 100-300), so the kernel
+ * picks PadLock.  On a CPU that also has AES-NI (Zhaoxin): 350, below the
+ * aesni drivers (skciphers 400, xts 401, aes-aesni 300) and above every
+ * software one, so the kernel prefers AES-NI, as OpenSSL and libgcrypt do
+ * there; no published measurement shows PadLock ahead of AES-NI on those
+ * parts.  The "priority" module parameter (> 0) overrides either.
+ */
+#define PADLOCK_AES_PRIORITY		450
+#define PADLOCK_AES_PRIORITY_AESNI	350
+
+static inline int padlock_cpu_aes_priority(int param)
+{
+	if (param > 0)
+		return param;
+	if (!padlock_cpu_has_aesni())
+		return PADLOCK_AES_PRIORITY;
+	pr_info("CPU also has AES-NI: priority %d, below aesni's 400, so the kernel prefers AES-NI (priority=%d prefers PadLock)\n",
+		PADLOCK_AES_PRIORITY_AESNI, PADLOCK_AES_PRIORITY);
+	return PADLOCK_AES_PRIORITY_AESNI;
 }
 
 #endif /* PADLOCK_CPU_H */

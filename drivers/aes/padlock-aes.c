@@ -10,17 +10,14 @@
  *   xts(aes)  xts-aes-padlock   ECB based, with ciphertext stealing
  *   cfb(aes), ofb(aes)          only on kernels that still have those modes
  *
- * Hardware facts used here: ../../shared/padlock-facts.md (sections 1.2 to
+ * Hardware facts used here: docs/hardware.md (sections 1.2 to
  * 1.5 and 2.2).  All PadLock instructions come from padlock-asm.h.
  */
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/crypto.h>
-#include <linux/percpu.h>
-#include <linux/preempt.h>
 #include <linux/string.h>
-#include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <crypto/aes.h>
 #include <crypto/algapi.h>
@@ -33,15 +30,13 @@
 #include "padlock-asm.h"
 #include "padlock-cpu.h"
 
-#define PL_DEFAULT_PRIORITY	450	/* skciphers; the bare cipher gets 100 less */
-
 static int priority;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto priority of the skciphers (the single-block aes gets 100 less); 0 = 450");
+		 "crypto priority of the skciphers (the single-block aes gets 100 less); 0 = 450, or 350 (below aesni) when the CPU also has AES-NI");
 
 /*
- * The engine may read up to 256 bytes of key schedule (facts 1.4), and
+ * The engine may read up to 256 bytes of key schedule (docs/hardware.md 1.4), and
  * wants the key, the control word and all data 16-byte aligned.
  */
 #define PL_KEY_WORDS		64
@@ -85,7 +80,7 @@ static inline const u32 *pl_dec_key(const struct pl_key *k)
 	return k->keylen == AES_KEYSIZE_128 ? k->e : k->d;
 }
 
-/* Blocks the engine fetches per instruction (facts 2.2), set at load. */
+/* Blocks the engine fetches per instruction (docs/hardware.md 2.2), set at load. */
 static unsigned int pl_ecb_fetch __read_mostly = 2;
 static unsigned int pl_cbc_fetch __read_mostly = 1;
 static bool pl_hw_ctr __read_mostly;
@@ -96,58 +91,12 @@ static bool pl_hw_ctr __read_mostly;
 #define PL_FB_NAMES	""
 #endif
 
-/* ---- key cache (facts 1.5) ------------------------------------------- */
-
 /*
- * The engine keeps the last key and control word it loaded and uses them
- * again, without looking at rBX/rDX, as long as EFLAGS bit 30 stays set.
- * Loading EFLAGS (popf, iret, a context switch) clears the bit.
- *
- * pl_last_cw records, per CPU, the control word whose key the engine of
- * that CPU holds.  Each control word of a pl_key is only ever used with one
- * key buffer, so the control word's address identifies (key, direction).
- * Rules:
- *  - task context: check and update the pointer and run the instruction
- *    with preemption disabled, so all three happen on the same CPU.  An
- *    interrupt in between ends with iret, which clears bit 30, so the
- *    instruction reloads anyway.
- *  - softirq/hardirq context: always reload and clear the pointer; such
- *    code may have interrupted a task between its check and its
- *    instruction, and must not trust (or leave behind) a pointer for a key
- *    that it is about to replace.
- *  - setkey and exit_tfm clear every CPU's pointer that refers to the key.
+ * No key cache in software: every xcrypt of padlock-asm.h reloads the key
+ * and control word (pushf; popf in the same asm statement), because EFLAGS
+ * bit 30 may be set on entry to the kernel by a user-space xcrypt with the
+ * user's key, and survives anything but an EFLAGS load (docs/hardware.md 1.5).
  */
-static DEFINE_PER_CPU(const struct padlock_cword *, pl_last_cw);
-
-static __always_inline void pl_begin(const struct padlock_cword *cw)
-{
-	preempt_disable();
-	if (!in_task()) {
-		this_cpu_write(pl_last_cw, NULL);
-		padlock_reload_key();
-	} else if (this_cpu_read(pl_last_cw) != cw) {
-		this_cpu_write(pl_last_cw, cw);
-		padlock_reload_key();
-	}
-}
-
-static __always_inline void pl_end(void)
-{
-	preempt_enable();
-}
-
-static void pl_forget_key(struct pl_key *k)
-{
-	const struct padlock_cword **p;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		p = per_cpu_ptr(&pl_last_cw, cpu);
-		cmpxchg(p, &k->cw_enc, NULL);
-		cmpxchg(p, &k->cw_dec, NULL);
-		cmpxchg(p, &k->cw_fbdec, NULL);
-	}
-}
 
 static int pl_setkey(struct pl_key *k, const u8 *key, unsigned int len)
 {
@@ -162,7 +111,7 @@ static int pl_setkey(struct pl_key *k, const u8 *key, unsigned int len)
 	memzero_explicit(k, sizeof(*k));
 	w = (10 + (len - 16) / 4) | ((len - 16) / 8) << PADLOCK_CW_KSIZE_SHIFT;
 	if (len == AES_KEYSIZE_128) {
-		/* Hardware expansion; reliable for 128-bit keys only (facts 1.4). */
+		/* Hardware expansion; reliable for 128-bit keys only (docs/hardware.md 1.4). */
 		memcpy(k->e, key, len);
 	} else {
 		err = aes_expandkey(&gen, key, len);
@@ -180,14 +129,11 @@ static int pl_setkey(struct pl_key *k, const u8 *key, unsigned int len)
 	k->cw_dec.word = w | PADLOCK_CW_DECRYPT;
 	k->cw_fbdec.word = w | PADLOCK_CW_DECRYPT;
 	k->keylen = len;
-	/* After the new key is in place: no CPU may reuse the old one. */
-	pl_forget_key(k);
 	return 0;
 }
 
 static void pl_wipe_key(struct pl_key *k)
 {
-	pl_forget_key(k);
 	memzero_explicit(k, sizeof(*k));
 }
 
@@ -197,7 +143,7 @@ enum pl_mode { PL_ECB, PL_CBC, PL_CTR, PL_CFB, PL_OFB };
 
 /*
  * One instruction.  For the chaining modes the next IV is copied from the
- * address the engine leaves in rAX (facts 1.2) into @iv; for CTR the engine
+ * address the engine leaves in rAX (docs/hardware.md 1.2) into @iv; for CTR the engine
  * advances the counter block at @iv in place.
  */
 static __always_inline void pl_issue(enum pl_mode mode,
@@ -207,7 +153,6 @@ static __always_inline void pl_issue(enum pl_mode mode,
 {
 	const u8 *next = iv;
 
-	pl_begin(cw);
 	switch (mode) {
 	case PL_ECB:
 		padlock_xcrypt_ecb(in, out, key, cw, n);
@@ -225,7 +170,6 @@ static __always_inline void pl_issue(enum pl_mode mode,
 		padlock_xcrypt_ctr(in, out, key, cw, iv, n);
 		break;
 	}
-	pl_end();
 	if (next != iv)
 		memcpy(iv, next, AES_BLOCK_SIZE);
 }
@@ -256,7 +200,7 @@ static unsigned int pl_fetch_blocks(enum pl_mode mode)
 
 /*
  * Run @n blocks through the engine as one instruction, except where the
- * prefetch erratum (facts 2.2) would make it read past the page holding
+ * prefetch erratum (docs/hardware.md 2.2) would make it read past the page holding
  * the last input byte.  The engine reads roundup(n, fetch) blocks; then
  * the whole multiple of the fetch size runs in place and only the last
  * (n % fetch) blocks go through an aligned stack window.  At most two
@@ -430,7 +374,7 @@ static int pl_cbc_decrypt(struct skcipher_request *req)
 	return pl_cbc_crypt(req, false);
 }
 
-/* CTR on ACE2: the engine increments only the low 16 bits (facts 1.2). */
+/* CTR on ACE2: the engine increments only the low 16 bits (docs/hardware.md 1.2). */
 static void pl_ctr_hw(struct pl_key *k, const u8 *in, u8 *out,
 		      unsigned long n, u8 *ctr)
 {
@@ -787,8 +731,7 @@ MODULE_DEVICE_TABLE(x86cpu, padlock_aes_ids);
 
 static int __init padlock_aes_init(void)
 {
-	int prio = priority > 0 ? priority : PL_DEFAULT_PRIORITY;
-	int i, err;
+	int prio, i, err;
 
 	if (!x86_match_cpu(padlock_aes_ids) || !padlock_cpu_has_ace()) {
 		pr_info("no VIA/Zhaoxin PadLock ACE (xcrypt) unit on this CPU, or it is disabled\n");
@@ -800,7 +743,8 @@ static int __init padlock_aes_init(void)
 	if (WARN_ON(pl_ecb_fetch > PL_MAX_FETCH || pl_cbc_fetch > PL_MAX_FETCH ||
 		    !is_power_of_2(pl_ecb_fetch) || !is_power_of_2(pl_cbc_fetch)))
 		return -ENODEV;
-	pl_hw_ctr = padlock_cpu_has_ace2();
+	pl_hw_ctr = padlock_cpu_ctr_sound();
+	prio = padlock_cpu_aes_priority(priority);
 
 	pl_cipher_alg.cra_priority = prio > 100 ? prio - 100 : 1;
 	for (i = 0; i < ARRAY_SIZE(pl_skciphers); i++)

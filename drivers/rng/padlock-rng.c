@@ -1,29 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * padlock-rng: hwrng "padlock" on the VIA / Centaur / Zhaoxin PadLock RNG
- * (REP XSTORE, facts 1.8 and 6).
+ * (XSTORE, hardware.md 1.8 and 6).
  *
- * Every REP XSTORE asks for at most PL_RNG_CHUNK bytes (so the instruction
- * can never stall the CPU for long), into an on-stack buffer with 8 bytes
- * of slack (the engine may write up to 7 bytes past the count).  The status
- * word it returns (a copy of the RNG configuration/status MSR) is checked
- * every time: RNG enabled (bit 6), raw bits off (bit 13, i.e. whitening on),
- * DC bias zero (bits 12:10), string filter not failed (bit 15), and the
- * byte count of the last store (bits 4:0) as asked: 1 for rDX = 3.  A bad
- * status returns no data at all (-EIO), logs (rate-limited) and counts the
- * failure in /sys/module/padlock_rng/parameters/failures.  Unwhitened
- * output is never handed out.
+ * Every XSTORE goes to an on-stack buffer with 8 bytes of slack (the engine
+ * may write up to 7 bytes past its store).  The status word it returns (a
+ * copy of the RNG configuration/status MSR) is checked every time: RNG
+ * enabled (bit 6), raw bits off (bit 13, i.e. whitening on), DC bias zero
+ * (bits 12:10), string filter not failed (bit 15), and the byte count of
+ * the store (bits 4:0) as asked: 1 for rDX = 3.  A bad status returns no
+ * data at all (-EIO), logs (rate-limited) and counts the failure in
+ * /sys/module/padlock_rng/parameters/failures.  Unwhitened output is never
+ * handed out.
  *
- * "No data yet" (facts 1.8, 6): a store that finds the RNG empty reports a
- * byte count of 0.  REP XSTORE itself waits for the RNG until rCX bytes are
- * stored (an interrupt in between resumes it), which is why rCX is capped
- * at PL_RNG_CHUNK: a slow RNG then delays one call by at most 64 bytes'
- * worth.  Should an instruction still end with a count of 0 or bytes left
- * over, its output is dropped, the event counted in .../parameters/nodata,
- * and the read retried at most PL_RNG_RETRIES times with a short sleep; a
- * read that already has data returns it (short) instead of waiting, and
- * one that has none after the retries returns 0 bytes (the hw_random core
- * asks again).  No-data events are not failures.
+ * Only plain XSTORE, never REP XSTORE: a stalled RNG must not hang a CPU
+ * (docs/hardware.md 1.8: "a 'rep xstore' could potentially pause a cpu for an
+ * unreasonably long time").  REP XSTORE stores rCX bytes and only then
+ * completes; when the RNG has nothing, the CPU waits inside the
+ * instruction, takes interrupts and resumes it, and nothing the driver can
+ * do gets it out.  Checking with XSTORE first that data flows does not
+ * help: a reader spends most of its time inside the REP XSTORE, waiting
+ * for the RNG's bytes, so an RNG that dies at an arbitrary moment most
+ * likely dies right there (padlock-sim's rng_stall and rng_delay show it
+ * with a continuous reader such as the 5.10 hw_random fill thread).  Plain
+ * XSTORE returns at once, with a byte count of 0 when the RNG has no data
+ * yet; at rDX = 3 it stores one random byte per instruction, as the
+ * in-tree via-rng does.
+ *
+ * A poll that finds no data ("no data yet", counted in .../parameters/
+ * nodata, not a failure) is retried within a fixed budget per read:
+ * PL_RNG_SPINS retries PL_RNG_SPIN_US apart (a healthy RNG refills within
+ * microseconds), then PL_RNG_NAPS retries after sleeping PL_RNG_NAP_MS
+ * each, i.e. about 0.2 s (0.25 s with jiffy rounding) plus scheduling
+ * delays.  A read that already has data returns it (short) instead of
+ * sleeping; a read that may not wait (O_NONBLOCK, the core's early
+ * randomness) or is interrupted returns what it has, maybe 0 bytes; one
+ * that spent the whole budget without a byte fails with -EIO, counts as a
+ * failure and logs (rate-limited): the RNG has stalled.  The sleeps end
+ * early for a signal, for kthread_stop() of the hw_random fill thread and
+ * when the module is being removed, so rmmod waits for one nap at most.
  *
  * The entropy credit (quality=, per mille of 1024) defaults to a token 1:
  * the data is mixed into the kernel's pool but hardly credited, because
@@ -39,6 +54,9 @@
 #include <linux/kernel.h>
 #include <linux/hw_random.h>
 #include <linux/delay.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/kthread.h>
 #include <linux/string.h>
 #include <asm/cpu_device_id.h>
 #include <asm/msr.h>
@@ -52,13 +70,13 @@ MODULE_PARM_DESC(quality, "entropy credited per 1024 bits of output (default 1: 
 
 static unsigned long failures;
 module_param(failures, ulong, 0444);
-MODULE_PARM_DESC(failures, "reads refused because the RNG status word was bad (read-only)");
+MODULE_PARM_DESC(failures, "reads refused because the RNG status word was bad or the RNG delivered nothing within the retry budget (read-only)");
 
 static unsigned long nodata;
 module_param(nodata, ulong, 0444);
-MODULE_PARM_DESC(nodata, "REP XSTOREs that ended without their data ('no data yet': byte count 0 or bytes left), dropped and retried (read-only)");
+MODULE_PARM_DESC(nodata, "XSTOREs that found no data yet (byte count 0), retried within the budget (read-only)");
 
-/* RNG status word / MSR 0x110B bits (facts 1.8). */
+/* RNG status word / MSR 0x110B bits (docs/hardware.md 1.8). */
 #define PL_RNG_MSR		0x110b
 #define PL_RNG_ST_COUNT		0x0000001fU	/* bytes stored by the last store */
 #define PL_RNG_ST_ENABLE	0x00000040U
@@ -71,64 +89,99 @@ MODULE_PARM_DESC(nodata, "REP XSTOREs that ended without their data ('no data ye
 #define PL_RNG_ST_SF_COUNT	0x007f0000U
 
 /*
- * rDX for REP XSTORE: 3 = the slowest, most conservative rate setting, as
- * used by OpenBSD and Zhaoxin's own REP XSTORE code.
+ * rDX for XSTORE: 3 = one random byte per store (in a 32-bit store), the
+ * slowest, most conservative rate setting, as used by the in-tree via-rng
+ * (XSTORE), OpenBSD and Zhaoxin's own REP XSTORE code.
  */
 #define PL_RNG_RATE		3
 #define PL_RNG_STORE_BYTES	1	/* status byte count with rDX = 3 */
-#define PL_RNG_CHUNK		64
+#define PL_RNG_STORE		4	/* bytes written by one store */
 #define PL_RNG_SLACK		8
-#define PL_RNG_RETRIES		20
 
-enum pl_rng_result { PL_RNG_OK, PL_RNG_SHORT, PL_RNG_BAD };
+/* Retry budget of one read that finds no data: see the top of the file. */
+#define PL_RNG_SPINS		4
+#define PL_RNG_SPIN_US		10
+#define PL_RNG_NAPS		20
+#define PL_RNG_NAP_MS		10
 
-static enum pl_rng_result pl_rng_check(u32 status, unsigned long left)
+/* Set while the module is going away: readers stop waiting. */
+static bool pl_rng_dying;
+
+enum pl_rng_result { PL_RNG_OK, PL_RNG_EMPTY, PL_RNG_BAD };
+
+static enum pl_rng_result pl_rng_check(u32 status)
 {
 	u32 count = status & PL_RNG_ST_COUNT;
 
 	if (!(status & PL_RNG_ST_ENABLE) ||
 	    (status & (PL_RNG_ST_BIAS | PL_RNG_ST_RAWBITS | PL_RNG_ST_SF_FAIL)))
 		return PL_RNG_BAD;
-	/* count 0: the last store found no data yet */
-	if (left || !count)
-		return PL_RNG_SHORT;
+	/* count 0: the store found no data yet */
+	if (!count)
+		return PL_RNG_EMPTY;
 	/* any other count than the chunk asked for is unexpected */
 	return count == PL_RNG_STORE_BYTES ? PL_RNG_OK : PL_RNG_BAD;
 }
 
-/* One REP XSTORE of @n (<= PL_RNG_CHUNK) bytes into @raw (with slack). */
-static u32 pl_rng_store(u8 *raw, unsigned long n, unsigned long *left)
+/*
+ * One XSTORE into @raw (PL_RNG_STORE bytes + slack): returns at once, with
+ * a byte count of 0 when the RNG has no data; a byte found is @raw[0].
+ */
+static u32 pl_rng_poll(u8 *raw)
 {
-	return padlock_rep_xstore(raw, n, PL_RNG_RATE, left);
+	return padlock_xstore(raw, PL_RNG_RATE);
+}
+
+/* Must a waiting reader stop waiting now? */
+static bool pl_rng_stop_waiting(void)
+{
+	return signal_pending(current) || READ_ONCE(pl_rng_dying) ||
+	       ((current->flags & PF_KTHREAD) && kthread_should_stop());
+}
+
+/* Wait before retry number @retry (1-based) of a poll that found no data. */
+static void pl_rng_nap(unsigned int retry)
+{
+	if (retry <= PL_RNG_SPINS)
+		udelay(PL_RNG_SPIN_US);
+	else
+		schedule_timeout_interruptible(msecs_to_jiffies(PL_RNG_NAP_MS));
 }
 
 static int padlock_rng_read(struct hwrng *rng, void *data, size_t max,
 			    bool wait)
 {
-	u8 raw[PL_RNG_CHUNK + PL_RNG_SLACK];
-	unsigned int retries = 0;
-	unsigned long left;
-	size_t done = 0, n;
+	u8 raw[PL_RNG_STORE + PL_RNG_SLACK];
+	unsigned int empty = 0;	/* polls in a row without data */
+	size_t done = 0;
 	u32 status;
 	int ret;
 
 	while (done < max) {
-		n = min_t(size_t, max - done, PL_RNG_CHUNK);
-		status = pl_rng_store(raw, n, &left);
-		switch (pl_rng_check(status, left)) {
+		status = pl_rng_poll(raw);
+		switch (pl_rng_check(status)) {
 		case PL_RNG_OK:
-			memcpy((u8 *)data + done, raw, n);
-			done += n;
+			((u8 *)data)[done++] = raw[0];
+			empty = 0;
 			continue;
-		case PL_RNG_SHORT:
+		case PL_RNG_EMPTY:
 			/*
-			 * No data yet: drop this chunk; return what we have,
-			 * or wait a little, a bounded number of times.
+			 * No data yet: poll again within the budget, but
+			 * return what we have rather than sleep for more.
 			 */
 			nodata++;
-			if (done || !wait || ++retries > PL_RNG_RETRIES)
+			if (!wait || pl_rng_stop_waiting())
 				goto out;
-			usleep_range(10, 20);
+			if (++empty > PL_RNG_SPINS && done)
+				goto out;
+			if (empty > PL_RNG_SPINS + PL_RNG_NAPS) {
+				failures++;
+				pr_warn_ratelimited("RNG delivered no data in %u polls over about %u ms (stalled?): read fails with EIO\n",
+						    empty, PL_RNG_NAPS * PL_RNG_NAP_MS);
+				ret = -EIO;
+				goto wipe;
+			}
+			pl_rng_nap(empty);
 			continue;
 		case PL_RNG_BAD:
 			failures++;
@@ -189,9 +242,8 @@ MODULE_DEVICE_TABLE(x86cpu, padlock_rng_ids);
 static int __init padlock_rng_init(void)
 {
 	struct cpuinfo_x86 *c = &boot_cpu_data;
-	u8 raw[8 + PL_RNG_SLACK];
+	u8 raw[PL_RNG_STORE + PL_RNG_SLACK];
 	bool old_via = c->x86 == 6 && c->x86_model < 0x0f;
-	unsigned long left;
 	u32 status;
 	int err;
 
@@ -206,8 +258,11 @@ static int __init padlock_rng_init(void)
 			return err;
 	}
 
-	/* The status word is a copy of the RNG MSR: check the enable there. */
-	status = pl_rng_store(raw, 8, &left);
+	/*
+	 * The status word is a copy of the RNG MSR: check the enable there
+	 * (XSTORE returns it even when the RNG has no data).
+	 */
+	status = pl_rng_poll(raw);
 	memzero_explicit(raw, sizeof(raw));
 	if (!(status & PL_RNG_ST_ENABLE)) {
 		pr_info("RNG is not enabled (status 0x%08x): not registering\n",
@@ -221,13 +276,15 @@ static int __init padlock_rng_init(void)
 		pr_err("hwrng_register failed: %d\n", err);
 		return err;
 	}
-	pr_info("hwrng \"padlock\" registered (REP XSTORE, quality %u/1024)\n",
+	pr_info("hwrng \"padlock\" registered (XSTORE, quality %u/1024)\n",
 		padlock_rng.quality);
 	return 0;
 }
 
 static void __exit padlock_rng_exit(void)
 {
+	/* readers waiting for a stalled RNG give up at their next poll */
+	WRITE_ONCE(pl_rng_dying, true);
 	hwrng_unregister(&padlock_rng);
 }
 

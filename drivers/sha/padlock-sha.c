@@ -3,7 +3,7 @@
  * padlock-sha: SHA-1, SHA-224, SHA-256 (PHE) and SHA-384, SHA-512 (PHE2)
  * shash drivers on the VIA / Centaur / Zhaoxin PadLock hash engine.
  *
- * The engine (REP XSHA*, facts 1.7) has two modes:
+ * The engine (REP XSHA*, hardware.md 1.7) has two modes:
  *
  *  - final ("one-shot") mode, rAX = bytes already hashed into the state at
  *    rDI, rCX = total message length: hashes the rest of the message and
@@ -24,7 +24,7 @@
  *                      with nothing left to hash) for the end.
  *  PL_MODE_ZHAOXIN     Zhaoxin (family >= 7): block mode only.  Final mode
  *                      with rCX = 0 does nothing at all and XSHA1 has only a
- *                      32-byte state area (facts 1.7, 3.3: the reason the
+ *                      32-byte state area (docs/hardware.md 1.7, 3.3: the reason the
  *                      in-tree driver fails its self-tests there), so the
  *                      padding is built in software and hashed in block
  *                      mode.  SHA-384/512 (PHE2) exist only here.
@@ -32,6 +32,18 @@
  * The state handed to the engine is a 16-byte aligned on-stack copy of 128
  * bytes (VIA microcode uses the whole area; shash on >= 6.8 does not allow
  * an alignmask), so nothing is allocated per request.
+ *
+ * Final mode is used only in the forms that silicon-proven code (the
+ * in-tree driver, hardware.md 1.7 and 4.3) has issued for years: rAX = bytes
+ * already hashed > 0 with any state at rDI, or rAX = 0 with the engine's
+ * own initial value at rDI (SHA-1's for xsha1, SHA-256's for xsha256).
+ * Whether rAX = 0 takes any other state from rDI (SHA-224's IV, an
+ * imported state with a count of 0) is not known, so then the first block
+ * is hashed the other way (software on C7, block mode on Nano) and final
+ * mode continues with rAX = 64; a message shorter than a block is padded
+ * in software and hashed as in PL_MODE_ZHAOXIN.  The engine never gets a
+ * NULL or dangling rSI either: with nothing left to hash it points at a
+ * static dummy.
  *
  * The descriptor context has the layout of the generic drivers' state
  * (struct sha1_state, sha256_state, sha512_state: words, byte count,
@@ -265,10 +277,15 @@ static void pl_hw_blocks(enum pl_engine e, const u8 *in, void *st,
 	}
 }
 
+/* rSI for final mode when nothing is left to hash: mapped, never read. */
+static const u8 pl_no_input[PADLOCK_ALIGN] __aligned(PADLOCK_ALIGN);
+
 /* Final mode exists for XSHA1/XSHA256 only (VIA C7 and Nano). */
 static void pl_hw_final(enum pl_engine e, const u8 *in, void *st,
 			unsigned long done, unsigned long total)
 {
+	if (done == total)
+		in = pl_no_input;
 	if (e == PL_XSHA1)
 		padlock_xsha1_final(in, st, done, total);
 	else
@@ -337,7 +354,8 @@ static void pl_pad_blocks(const struct pl_info *pi, u8 *ctx, const u8 *tail,
 	u8 blk[2 * SHA512_BLOCK_SIZE];
 	unsigned int bs = pi->bs, lenbytes = bs / 8, nb;
 
-	memcpy(blk, tail, len);
+	if (len)
+		memcpy(blk, tail, len);
 	blk[len++] = 0x80;
 	nb = len + lenbytes <= bs ? 1 : 2;
 	memset(blk + len, 0, nb * bs - len);
@@ -373,6 +391,20 @@ static void pl_digest_out(const struct pl_info *pi, const u8 *ctx, u8 *out,
 }
 
 /*
+ * Does the state hold the initial value of the engine's own algorithm
+ * (SHA-1 for xsha1, SHA-256 for xsha256), the only state final mode is
+ * known to take with rAX = 0?
+ */
+static bool pl_engine_iv(const struct pl_info *pi, const u8 *ctx)
+{
+	if (pi->engine == PL_XSHA1)
+		return !memcmp(ctx, pl_sha1_iv, sizeof(pl_sha1_iv));
+	if (pi->engine == PL_XSHA256)
+		return !memcmp(ctx, pl_sha256_iv, sizeof(pl_sha256_iv));
+	return false;
+}
+
+/*
  * Finish a message: the state holds @done bytes (a block multiple unless an
  * imported state says otherwise), @len more bytes at @data end it.  @hi is
  * the high word of the whole message's 128-bit byte count (SHA-384/512).
@@ -385,6 +417,7 @@ static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
 	u8 *ctx = pl_ctx(desc);
 	u64 total = done + len;
 	unsigned long n;
+	bool hw_final;
 
 	/*
 	 * VIA (C7 and Nano): one final-mode instruction hashes the rest and
@@ -393,8 +426,26 @@ static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
 	 * not at a block boundary, or so close to 2^64 that the count wraps
 	 * (rAX > rCX), cannot be continued by the engine either.
 	 */
-	if (pl_mode != PL_MODE_ZHAOXIN && !(done & (pi->bs - 1)) &&
-	    total <= ULONG_MAX && total >= done) {
+	hw_final = pl_mode != PL_MODE_ZHAOXIN && !(done & (pi->bs - 1)) &&
+		   total <= ULONG_MAX && total >= done;
+
+	/*
+	 * rAX = 0 only with the engine's own IV at rDI: otherwise (SHA-224,
+	 * an imported state with a count of 0) hash the first block first,
+	 * so that final mode continues with rAX = 64.
+	 */
+	if (hw_final && !done && !pl_engine_iv(pi, ctx)) {
+		if (len < pi->bs) {
+			hw_final = false;
+		} else {
+			pl_blocks(pi, ctx, data, 1);
+			done = pi->bs;
+			data += pi->bs;
+			len -= pi->bs;
+		}
+	}
+
+	if (hw_final) {
 		u8 raw[PL_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
 		u8 *st = PTR_ALIGN(&raw[0], PADLOCK_ALIGN);
 		unsigned int ssize = pi->words * pi->wsize;
@@ -404,7 +455,10 @@ static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
 		memcpy(ctx, st, ssize);
 		memzero_explicit(raw, sizeof(raw));
 	} else {
-		/* Zhaoxin: whole blocks, then software padding (block mode). */
+		/*
+		 * Zhaoxin, and the cases above: whole blocks, then the
+		 * padding built in software (block mode; C7: software).
+		 */
 		n = len / pi->bs;
 		pl_blocks(pi, ctx, data, n);
 		data += n * pi->bs;

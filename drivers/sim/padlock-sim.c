@@ -5,8 +5,8 @@
  * QEMU under software emulation has no PadLock unit.  This module makes the
  * booted (Centaur-branded) virtual CPU look like one: it sets the PadLock
  * CPUID capability bits of its profile and executes the PadLock
- * instructions in a die notifier when they raise an invalid-opcode trap in
- * kernel mode.  The model follows the project's facts file and is strict:
+ * instructions in a die notifier when they raise an invalid-opcode trap, in
+ * kernel or in user mode (sim-user.c).  The model follows docs/hardware.md and is strict:
  * anything the hardware would not accept (misaligned operands, reserved
  * control-word bits, over-reads into another page, modes the profile lacks)
  * is a counted and logged violation, and the instruction is then left to
@@ -34,41 +34,49 @@
 
 /* ---- profiles ------------------------------------------------------------ */
 
+/*
+ * Family, model, stepping and vendor must match the CPU QEMU presents
+ * (tools/vm/profiles holds QEMU's -cpu option for each profile).
+ */
 static const struct sim_profile profiles[] = {
 	{
 		.name = "c3", .family = 6, .model = 9, .stepping = 8,
-		.is_64bit = false,
+		.vendor = "CentaurHauls", .is_64bit = false,
 		.features = SIM_HAS_RNG | SIM_HAS_ACE,
 		.ecb_fetch = 2, .cbc_fetch = 1,
-		.qemu_cpu = "pentium3,vendor=CentaurHauls,family=6,model=9,stepping=8",
 	}, {
 		.name = "c7", .family = 6, .model = 10, .stepping = 9,
-		.is_64bit = false,
+		.vendor = "CentaurHauls", .is_64bit = false,
 		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_PHE,
 		.ecb_fetch = 2, .cbc_fetch = 1,
-		.qemu_cpu = "pentium3,vendor=CentaurHauls,family=6,model=10,stepping=9",
 	}, {
 		.name = "nano", .family = 6, .model = 15, .stepping = 3,
-		.is_64bit = true,
+		.vendor = "CentaurHauls", .is_64bit = true,
 		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
 			    SIM_HAS_PHE | SIM_HAS_PHE_BLK,
 		.ecb_fetch = 2, .cbc_fetch = 1,
-		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=6,model=15,stepping=3",
 	}, {
 		.name = "nano-s2", .family = 6, .model = 15, .stepping = 2,
-		.is_64bit = true,
+		.vendor = "CentaurHauls", .is_64bit = true,
 		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
 			    SIM_HAS_PHE | SIM_HAS_PHE_BLK,
 		.ecb_fetch = 8, .cbc_fetch = 4,
-		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=6,model=15,stepping=2",
 	}, {
+		/* KX-5000 (WuDaoKou) */
 		.name = "zhaoxin", .family = 7, .model = 0x1b, .stepping = 0,
-		.is_64bit = true,
+		.vendor = "CentaurHauls", .is_64bit = true,
 		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
 			    SIM_HAS_PHE | SIM_HAS_PHE_BLK | SIM_HAS_PHE2 |
 			    SIM_ZX_SHA,
 		.ecb_fetch = 2, .cbc_fetch = 1,
-		.qemu_cpu = "qemu64,vendor=CentaurHauls,family=7,model=27,stepping=0",
+	}, {
+		/* KX-6000 (LuJiaZui) with Zhaoxin's own vendor string */
+		.name = "zhaoxin-sh", .family = 7, .model = 0x3b, .stepping = 0,
+		.vendor = "  Shanghai  ", .is_64bit = true,
+		.features = SIM_HAS_RNG | SIM_HAS_ACE | SIM_HAS_ACE2 |
+			    SIM_HAS_PHE | SIM_HAS_PHE_BLK | SIM_HAS_PHE2 |
+			    SIM_ZX_SHA,
+		.ecb_fetch = 2, .cbc_fetch = 1,
 	},
 };
 
@@ -158,6 +166,11 @@ static const char * const counter_names[SC_NR] = {
 	[SC_RNG_FAULTS] = "rng_faults_injected",
 	[SC_VIOLATIONS_EXPECTED] = "violations_expected",
 	[SC_RNG_NODATA] = "rng_nodata",
+	[SC_KEY_LOADS] = "key_loads",
+	[SC_KEY_CACHED] = "key_cached",
+	[SC_KEY_STALE] = "key_stale",
+	[SC_USER_TRAPS] = "user_traps",
+	[SC_POPF_SEEN] = "popf_seen",
 };
 
 /* xorshift64*: cheap, per CPU, for interruption points and garbage */
@@ -326,19 +339,48 @@ static enum sim_result sim_execute(struct pt_regs *regs, enum sim_op op)
 	}
 }
 
-static int sim_die_notify(struct notifier_block *nb, unsigned long val,
-			  void *data)
+/* User mode: are the operand pages of op present (sim-user.c)? */
+static bool sim_user_ready_op(struct pt_regs *regs, enum sim_op op)
 {
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
+	switch (op) {
+	case OP_XSTORE:
+	case OP_REP_XSTORE:
+		return sim_user_ready(regs, SU_XSTORE, op == OP_REP_XSTORE);
+	case OP_ECB:
+		return sim_user_ready(regs, SU_XCRYPT, XM_ECB);
+	case OP_CBC:
+		return sim_user_ready(regs, SU_XCRYPT, XM_CBC);
+	case OP_CTR:
+		return sim_user_ready(regs, SU_XCRYPT, XM_CTR);
+	case OP_CFB:
+		return sim_user_ready(regs, SU_XCRYPT, XM_CFB);
+	case OP_OFB:
+		return sim_user_ready(regs, SU_XCRYPT, XM_OFB);
+	case OP_SHA1:
+		return sim_user_ready(regs, SU_XSHA, XS_SHA1);
+	case OP_SHA256:
+		return sim_user_ready(regs, SU_XSHA, XS_SHA256);
+	case OP_SHA384:
+		return sim_user_ready(regs, SU_XSHA, XS_SHA384);
+	case OP_SHA512:
+		return sim_user_ready(regs, SU_XSHA, XS_SHA512);
+	default:
+		return true;
+	}
+}
+
+/*
+ * One invalid-opcode trap, from kernel or user mode.  User mode works on
+ * user memory with the same rules and the same per-CPU engine; a violation
+ * leaves the trap to the kernel, which sends SIGILL (silicon: #UD/#GP).
+ */
+static int sim_trap(struct pt_regs *regs, bool user)
+{
 	enum sim_op op = OP_NONE;
 	unsigned int len = 0;
 	enum sim_result res;
 	u8 b[4];
 
-	if (val != DIE_TRAP || args->trapnr != X86_TRAP_UD || !regs ||
-	    user_mode(regs))
-		return NOTIFY_DONE;
 	if (!sim_read(b, regs->ip, 3))
 		return NOTIFY_DONE;
 	if (b[0] == 0x0f && b[1] == 0xa7 && b[2] == 0xc0) {
@@ -354,6 +396,8 @@ static int sim_die_notify(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 
 	sim_count(SC_TRAPS, 1);
+	if (user)
+		sim_count(SC_USER_TRAPS, 1);
 	if (op == OP_OTHER) {
 		sim_violation(regs,
 			      "opcode %02x %02x %02x %02x is not modelled (left as invalid opcode)",
@@ -371,6 +415,10 @@ static int sim_die_notify(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 	}
 
+	/* a page is not present: re-executed once it is faulted in */
+	if (user && !sim_user_ready_op(regs, op))
+		return NOTIFY_STOP;
+
 	res = sim_execute(regs, op);
 	switch (res) {
 	case SIM_DONE:
@@ -382,6 +430,26 @@ static int sim_die_notify(struct notifier_block *nb, unsigned long val,
 	default:
 		return NOTIFY_DONE;	/* invalid opcode */
 	}
+}
+
+static int sim_die_notify(struct notifier_block *nb, unsigned long val,
+			  void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	bool user;
+	int ret;
+
+	if (val != DIE_TRAP || args->trapnr != X86_TRAP_UD || !regs)
+		return NOTIFY_DONE;
+	user = user_mode(regs);
+	if (!user)
+		return sim_trap(regs, false);
+	/* interrupts are off: nothing else runs on this CPU meanwhile */
+	this_cpu_write(sim_user_trap, true);
+	ret = sim_trap(regs, true);
+	this_cpu_write(sim_user_trap, false);
+	return ret;
 }
 
 static struct notifier_block sim_die_nb = {
@@ -455,18 +523,25 @@ static void sim_clear_caps(void)
 static int sim_check_cpu(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	bool vendor_ok = c->x86_vendor == X86_VENDOR_CENTAUR ||
-			 c->x86_vendor == X86_VENDOR_ZHAOXIN;
 
-	if (vendor_ok && c->x86 == sim_prof->family &&
+	/*
+	 * The vendor string decides the kernel's vendor (CentaurHauls:
+	 * X86_VENDOR_CENTAUR, "  Shanghai  ": X86_VENDOR_ZHAOXIN), and with
+	 * it which setup code filled capability word 5.
+	 */
+	if (!strncmp(c->x86_vendor_id, sim_prof->vendor,
+		     sizeof(c->x86_vendor_id)) &&
+	    c->x86 == sim_prof->family &&
 	    c->x86_model == sim_prof->model &&
 	    c->x86_stepping == sim_prof->stepping &&
 	    IS_ENABLED(CONFIG_X86_64) == sim_prof->is_64bit)
 		return 0;
 	if (force)
 		return 0;
-	pr_err("profile %s needs a %d-bit kernel on QEMU -cpu %s (this CPU: vendor %s family %u model %u stepping %u, %d-bit kernel); force=1 overrides\n",
-	       sim_prof->name, sim_prof->is_64bit ? 64 : 32, sim_prof->qemu_cpu,
+	pr_err("profile %s needs vendor \"%s\" family %u model %u stepping %u and a %d-bit kernel (this CPU: vendor \"%s\" family %u model %u stepping %u, %d-bit kernel; tools/vm/profiles has the QEMU -cpu option); force=1 overrides\n",
+	       sim_prof->name, sim_prof->vendor, sim_prof->family,
+	       sim_prof->model, sim_prof->stepping,
+	       sim_prof->is_64bit ? 64 : 32,
 	       c->x86_vendor_id, c->x86, c->x86_model, c->x86_stepping,
 	       IS_ENABLED(CONFIG_X86_64) ? 64 : 32);
 	return -EINVAL;
@@ -610,7 +685,7 @@ static int __init padlock_sim_init(void)
 		if (!strcmp(profile, profiles[i].name))
 			sim_prof = &profiles[i];
 	if (!sim_prof) {
-		pr_err("unknown profile '%s' (c3, c7, nano, nano-s2, zhaoxin)\n",
+		pr_err("unknown profile '%s' (c3, c7, nano, nano-s2, zhaoxin, zhaoxin-sh)\n",
 		       profile);
 		return -EINVAL;
 	}
@@ -631,8 +706,14 @@ static int __init padlock_sim_init(void)
 	err = register_die_notifier(&sim_die_nb);
 	if (err)
 		return err;
+	err = sim_popf_init();
+	if (err) {
+		unregister_die_notifier(&sim_die_nb);
+		return err;
+	}
 	sim_set_caps();
 	sim_debugfs_init();
+	sim_user_init(sim_dir);
 	pr_warn("SIMULATED PadLock CPU, profile %s: for tests only, not real hardware%s\n",
 		sim_prof->name, force ? " (force=1: CPU check skipped)" : "");
 	return 0;
@@ -643,6 +724,8 @@ static void __exit padlock_sim_exit(void)
 	debugfs_remove_recursive(sim_dir);
 	sim_clear_caps();
 	unregister_die_notifier(&sim_die_nb);
+	sim_popf_exit();
+	sim_user_exit();
 	pr_info("simulated PadLock CPU removed\n");
 }
 

@@ -1,16 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * padlock-sim: REP XSHA1/256/384/512 (facts 1.7).
+ * padlock-sim: REP XSHA1/256/384/512 (docs/hardware.md 1.7).
  *
  * Final mode (rAX = bytes already hashed, rCX = total length): hashes the
  * remaining rCX - rAX bytes at rSI and pads with the length rCX * 8.
  * Block mode (rAX = -1, Nano and later): rCX whole blocks, no padding.
  * The state at rDI is native little-endian words.  Afterwards rAX, rCX and
  * rSI are undefined.
+ *
+ * Strict about the operands: rSI and rDI must address mapped memory even
+ * when there is nothing to hash (rCX = 0 blocks, rCX = rAX, or the Zhaoxin
+ * no-op with rCX = 0); a NULL or unmapped pointer is a violation whatever
+ * the count.
+ *
+ * Final mode with rAX = 0 and a state at rDI that is not the algorithm's
+ * own initial value (e.g. SHA-224's IV through xsha256) is a reading of the
+ * facts that no silicon-proven code exercises.  By default the model takes
+ * the state from rDI; xsha_final_zero_ignores_state=1 is the pessimistic
+ * variant, where such an instruction ignores rDI and starts from the
+ * algorithm's standard IV.  Drivers must be right under both.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 #include "sim.h"
+
+static bool xsha_final_zero_ignores_state;
+module_param(xsha_final_zero_ignores_state, bool, 0644);
+MODULE_PARM_DESC(xsha_final_zero_ignores_state,
+		 "pessimistic xsha: final mode with rAX = 0 ignores the state at rDI and starts from the standard IV (default 0)");
 
 static const char * const alg_name[] = {
 	[XS_SHA1] = "xsha1", [XS_SHA256] = "xsha256",
@@ -25,6 +44,33 @@ struct xsha_ctx {
 		u32 w32[8];
 		u64 w64[8];
 	} h;
+};
+
+/* FIPS 180-4 initial hash values, as the engine would hold them. */
+static const u32 iv_sha1[5] = {
+	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
+};
+
+static const u32 iv_sha256[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+static const u64 iv_sha384[8] = {
+	0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL,
+	0x152fecd8f70e5939ULL, 0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
+	0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL,
+};
+
+static const u64 iv_sha512[8] = {
+	0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+	0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+	0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+
+static const void * const std_iv[] = {
+	[XS_SHA1] = iv_sha1, [XS_SHA256] = iv_sha256,
+	[XS_SHA384] = iv_sha384, [XS_SHA512] = iv_sha512,
 };
 
 static void xsha_block(struct xsha_ctx *x, const u8 *block)
@@ -120,12 +166,23 @@ enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 	struct xsha_ctx x = { .alg = alg };
 	unsigned long full;
 	long stop;
+	u8 probe;
 
 	x.bs = alg >= XS_SHA384 ? 128 : 64;
 	x.state_bytes = alg == XS_SHA1 ? 20 : alg == XS_SHA256 ? 32 : 64;
 
 	if ((di & 15) && sim_violation(regs, "%s: state at %lx not 16-byte aligned",
 				       alg_name[alg], di))
+		return SIM_FAULT;
+	/* Checked before anything else, so a count of 0 does not hide them. */
+	if (!di || !sim_read(&probe, di, 1)) {
+		sim_fault(regs, "%s: state rdi %lx is %s (rcx %lu)",
+			  alg_name[alg], di, di ? "unmapped" : "NULL", cx);
+		return SIM_FAULT;
+	}
+	if ((!si || !sim_read(&probe, si, 1)) &&
+	    sim_violation(regs, "%s: input rsi %lx is %s (rcx %lu, checked anyway)",
+			  alg_name[alg], si, si ? "unmapped" : "NULL", cx))
 		return SIM_FAULT;
 	if (block_mode && !(sim_prof->features & SIM_HAS_PHE_BLK)) {
 		/* C7 has only the one-shot (final) form. */
@@ -146,6 +203,8 @@ enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 		sim_fault(regs, "%s: state at %lx not readable", alg_name[alg], di);
 		return SIM_FAULT;
 	}
+	if (!block_mode && !ax && READ_ONCE(xsha_final_zero_ignores_state))
+		memcpy(&x.h, std_iv[alg], x.state_bytes);
 
 	full = block_mode ? cx : (cx - ax) / x.bs;
 	stop = sim_interrupt_point(full);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * padlock-sim: XSTORE and REP XSTORE (facts 1.8, 6).
+ * padlock-sim: XSTORE and REP XSTORE (docs/hardware.md 1.8, 6).
  *
  * rDI destination, rDX[1:0] chunk selector, status word in EAX.  The random
  * bytes come from get_random_bytes(); knobs inject the RNG's failure modes.
@@ -10,12 +10,31 @@
  * REP XSTORE has no such exit: it stores rCX bytes and only then completes,
  * so when the RNG runs dry part-way the instruction waits for it, which is
  * why a rep xstore can stall the CPU for long and must be given a bounded
- * rCX (facts 1.8 and 6).  The wait is modelled as what software can see of
+ * rCX (docs/hardware.md 1.8 and 6).  The wait is modelled as what software can see of
  * it: the bytes stored so far (rDI advanced, rCX counted down), a short
  * delay, then an interruption; the CPU re-executes the instruction, which
  * resumes where it stopped.  Each such event counts as rng_nodata.
+ *
+ * A stalled RNG (rng_stall, rng_delay; module parameters of this file, so
+ * tests flip them in /sys/module/padlock_sim/parameters/): the strictest
+ * reading of hardware.md 1.8 ("a 'rep xstore' could potentially pause a cpu for
+ * an unreasonably long time").  Plain XSTORE still returns at once, with a
+ * byte count of 0 and nothing stored.  REP XSTORE (rCX > 0) makes no
+ * progress at all: it returns as interrupted with rDI and rCX unchanged, so
+ * the CPU re-executes it, again and again, for as long as the stall lasts;
+ * interrupts are taken in between, but the task never leaves the
+ * instruction, exactly like silicon spinning inside it.  A driver whose
+ * time must stay bounded therefore cannot use REP XSTORE at all: a plain
+ * XSTORE that has just found data says nothing about the bytes the next
+ * REP XSTORE waits for.  Every fruitless execution counts in
+ * rng_stall_spins.
+ *   rng_stall=1   the RNG delivers nothing until the knob is cleared;
+ *   rng_delay=N   the next N executions of (rep) xstore, on any CPU, find
+ *                 no data (each one counts N down), then the RNG delivers
+ *                 again: a generator that comes back after a long delay.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/random.h>
 #include <linux/delay.h>
 #include "sim.h"
@@ -33,6 +52,38 @@
 #define ST_STRFILT_FAIL	BIT(15)
 
 static const unsigned int chunk_bytes[4] = { 8, 4, 2, 1 };
+
+static bool sim_rng_stall;
+module_param_named(rng_stall, sim_rng_stall, bool, 0644);
+MODULE_PARM_DESC(rng_stall, "RNG stalled: xstore stores nothing (count 0), rep xstore makes no progress and is re-executed until this is cleared");
+
+static unsigned int sim_rng_delay;
+module_param_named(rng_delay, sim_rng_delay, uint, 0644);
+MODULE_PARM_DESC(rng_delay, "the next N executions of xstore / rep xstore find no data (each counts N down), then the RNG delivers again");
+
+static unsigned long sim_rng_stall_spins;
+module_param_named(rng_stall_spins, sim_rng_stall_spins, ulong, 0444);
+MODULE_PARM_DESC(rng_stall_spins, "rep xstore executions that made no progress because of rng_stall or rng_delay (read-only)");
+
+/*
+ * Is the RNG silent for this execution?  Takes one unit of rng_delay (a
+ * cmpxchg loop: the knob is counted down from every CPU at once).
+ */
+static bool rng_silent(void)
+{
+	unsigned int v, old;
+
+	if (READ_ONCE(sim_rng_stall))
+		return true;
+	v = READ_ONCE(sim_rng_delay);
+	while (v) {
+		old = cmpxchg(&sim_rng_delay, v, v - 1);
+		if (old == v)
+			return true;
+		v = old;
+	}
+	return false;
+}
 
 /* The status word the RNG reports, without the byte count. */
 static u32 rng_status(bool *faulty)
@@ -83,11 +134,22 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
 		regs->ax = st;
 		return SIM_DONE;
 	}
+	if (cx && rng_silent()) {
+		/*
+		 * Stalled: not one byte; the instruction is re-executed, and
+		 * the CPU stays in it until the RNG delivers again.
+		 */
+		sim_count(SC_RNG_NODATA, 1);
+		WRITE_ONCE(sim_rng_stall_spins, sim_rng_stall_spins + 1);
+		regs->ax = st;
+		udelay(SIM_RNG_NODATA_WAIT_US);
+		return SIM_INTERRUPTED;
+	}
 	stop = sim_interrupt_point(cx);
 	/*
 	 * The RNG runs dry after a random number of bytes.  At most 999 per
-	 * mille: at 1000 it would never finish (a dead RNG hangs the CPU in
-	 * the instruction; nothing a driver could do about it).
+	 * mille: this knob models a slow RNG that always comes back; a dead
+	 * one, which keeps the CPU in the instruction, is rng_stall's.
 	 */
 	if (!faulty && cx && sim_rng_nodata_rate &&
 	    (u32)sim_rand64() % 1000 < min(sim_rng_nodata_rate, 999U)) {
@@ -145,6 +207,12 @@ enum sim_result sim_xstore(struct pt_regs *regs, bool rep)
 	if (faulty)
 		sim_count(SC_RNG_FAULTS, 1);
 	if (sim_rng_disabled) {
+		regs->ax = st;
+		return SIM_DONE;
+	}
+	if (rng_silent()) {
+		/* stalled: returns at once, count 0, nothing stored */
+		sim_count(SC_RNG_NODATA, 1);
 		regs->ax = st;
 		return SIM_DONE;
 	}

@@ -33,7 +33,7 @@ struct sim_profile {
 	bool is_64bit;
 	u32 features;
 	unsigned int ecb_fetch, cbc_fetch;	/* blocks read per fetch */
-	const char *qemu_cpu;			/* what tools/vm/profiles uses */
+	const char *vendor;			/* CPUID vendor string (12 chars) */
 };
 
 extern const struct sim_profile *sim_prof;
@@ -62,6 +62,11 @@ enum sim_counter {
 	SC_VIOLATIONS_EXPECTED,
 	SC_CORRUPTED,
 	SC_RNG_NODATA,		/* xstore/rep xstore found no random data */
+	SC_KEY_LOADS,		/* xcrypt (re)loaded key + control word */
+	SC_KEY_CACHED,		/* xcrypt ran on the engine's cached key */
+	SC_KEY_STALE,		/* ... which differed from rBX/rDX's now */
+	SC_USER_TRAPS,		/* PadLock instructions raised in user mode */
+	SC_POPF_SEEN,		/* watched pushf; popf away from an xcrypt */
 	SC_NR
 };
 
@@ -111,8 +116,19 @@ __printf(2, 3) void sim_fault(struct pt_regs *regs, const char *fmt, ...);
 /* For padlock-simtest: violations on this CPU are deliberate. */
 void padlock_sim_expect_fault(bool on);
 
+/*
+ * Set on this CPU while the die notifier executes an instruction raised in
+ * user mode (sim-user.c): sim_read()/sim_write() then access user memory.
+ * The notifier runs with interrupts off, so nothing else runs on this CPU
+ * in between (an NMI never calls them).
+ */
+DECLARE_PER_CPU(bool, sim_user_trap);
+
 static inline bool sim_read(void *dst, unsigned long src, size_t len)
 {
+	if (this_cpu_read(sim_user_trap))
+		return copy_from_user_nofault(dst, (const void __user *)src,
+					      len) == 0;
 	return copy_from_kernel_nofault(dst, (const void *)src, len) == 0;
 }
 
@@ -120,11 +136,15 @@ static inline bool sim_read(void *dst, unsigned long src, size_t len)
  * copy_to_kernel_nofault() is not exported to modules: check that the
  * destination's first and last bytes are mapped (the writes are at most a
  * page long), then store.  A read-only mapping would still fault here.
+ * User memory: copy_to_user_nofault(), which fails on a page that is not
+ * present or not writable.
  */
 static inline bool sim_write(unsigned long dst, const void *src, size_t len)
 {
 	u8 probe;
 
+	if (this_cpu_read(sim_user_trap))
+		return copy_to_user_nofault((void __user *)dst, src, len) == 0;
 	if (!len)
 		return true;
 	if (!sim_read(&probe, dst, 1) || !sim_read(&probe, dst + len - 1, 1))
@@ -139,12 +159,34 @@ static inline unsigned long sim_garbage(void)
 	return (unsigned long)sim_rand64();
 }
 
+/* ---- user mode (sim-user.c) ------------------------------------------- */
+
+enum sim_unit { SU_XCRYPT, SU_XSHA, SU_XSTORE };
+
+/*
+ * Before a user-mode instruction of UNIT (sub: its sim_xcrypt_mode,
+ * sim_xsha_alg, or for xstore whether it is REP) runs: true when all its
+ * operand pages are present.  Otherwise a fault-in is queued for the
+ * return to user space, and the instruction must be left to run again.
+ */
+bool sim_user_ready(struct pt_regs *regs, enum sim_unit unit,
+		    unsigned int sub);
+struct dentry;
+void sim_user_init(struct dentry *dir);
+void sim_user_exit(void);
+
 /* ---- instructions ------------------------------------------------------ */
 
 enum sim_xcrypt_mode { XM_ECB, XM_CBC, XM_CTR, XM_CFB, XM_OFB };
 enum sim_xsha_alg { XS_SHA1, XS_SHA256, XS_SHA384, XS_SHA512 };
 
 enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode);
+
+/* sim-popf.c: a watched "pushf; popf" ran on this CPU since its last xcrypt */
+DECLARE_PER_CPU(bool, sim_popf_seen);
+bool sim_popf_task_take(void);
+int sim_popf_init(void);
+void sim_popf_exit(void);
 enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg);
 enum sim_result sim_xstore(struct pt_regs *regs, bool rep);
 

@@ -48,6 +48,11 @@ enum simtest_op {
 #define STF_UNMAPPED		BIT(2)	/* input in an unmapped guard page */
 #define STF_IN_PLACE		BIT(3)	/* output = input */
 #define STF_RAX_IS_PTR		BIT(4)	/* rax = IV buffer (else req.rax) */
+/* xsha only: operands that are not memory (strictness with a count of 0) */
+#define STF_SHA_NULL_RSI	BIT(8)	/* rsi = NULL */
+#define STF_SHA_NULL_RDI	BIT(9)	/* rdi (state) = NULL */
+#define STF_SHA_UNMAPPED_RDI	BIT(10)	/* rdi (state) in a guard page */
+#define STF_NO_RELOAD		BIT(5)	/* xcrypt without pushf; popf before it */
 
 struct simtest_req {
 	__le32 magic, op, flags, data_len;
@@ -77,11 +82,11 @@ static size_t st_res_len;
 static bool (*const st_raw[ST_NR])(unsigned long r[6]) = {
 	[ST_XSTORE] = padlock_raw_xstore,
 	[ST_REP_XSTORE] = padlock_raw_rep_xstore,
-	[ST_ECB] = padlock_raw_xcrypt_ecb,
-	[ST_CBC] = padlock_raw_xcrypt_cbc,
-	[ST_CTR] = padlock_raw_xcrypt_ctr,
-	[ST_CFB] = padlock_raw_xcrypt_cfb,
-	[ST_OFB] = padlock_raw_xcrypt_ofb,
+	[ST_ECB] = padlock_raw_reload_xcrypt_ecb,
+	[ST_CBC] = padlock_raw_reload_xcrypt_cbc,
+	[ST_CTR] = padlock_raw_reload_xcrypt_ctr,
+	[ST_CFB] = padlock_raw_reload_xcrypt_cfb,
+	[ST_OFB] = padlock_raw_reload_xcrypt_ofb,
 	[ST_SHA1] = padlock_raw_xsha1,
 	[ST_SHA256] = padlock_raw_xsha256,
 	[ST_SHA384] = padlock_raw_xsha384,
@@ -90,11 +95,22 @@ static bool (*const st_raw[ST_NR])(unsigned long r[6]) = {
 	[ST_MONTMUL] = padlock_raw_montmul,
 };
 
+/* The same xcrypt forms without the key reload (STF_NO_RELOAD). */
+static bool (*const st_raw_noreload[ST_NR])(unsigned long r[6]) = {
+	[ST_ECB] = padlock_raw_xcrypt_ecb,
+	[ST_CBC] = padlock_raw_xcrypt_cbc,
+	[ST_CTR] = padlock_raw_xcrypt_ctr,
+	[ST_CFB] = padlock_raw_xcrypt_cfb,
+	[ST_OFB] = padlock_raw_xcrypt_ofb,
+};
+
 /* regs6: rSI, rDI, rCX, rAX, rDX, rBX in and out; returns "faulted". */
-static int st_exec(unsigned int op, unsigned long *regs6)
+static int st_exec(unsigned int op, unsigned int flags, unsigned long *regs6)
 {
 	if (op >= ST_NR || !st_raw[op])
 		return 1;
+	if ((flags & STF_NO_RELOAD) && st_raw_noreload[op])
+		return st_raw_noreload[op](regs6);
 	return st_raw[op](regs6);
 }
 
@@ -151,8 +167,12 @@ static int st_run(const struct simtest_req *req, size_t len)
 	regs6[5] = key;
 	regs6[3] = (flags & STF_RAX_IS_PTR) ? iv : le64_to_cpu(req->rax);
 	if (op >= ST_SHA1 && op <= ST_SHA512) {
-		regs6[0] = in;
+		regs6[0] = (flags & STF_SHA_NULL_RSI) ? 0 : in;
 		regs6[1] = state;
+		if (flags & STF_SHA_NULL_RDI)
+			regs6[1] = 0;
+		else if (flags & STF_SHA_UNMAPPED_RDI)
+			regs6[1] = (unsigned long)guard + PAGE_SIZE;
 	} else if (op == ST_XSTORE || op == ST_REP_XSTORE) {
 		regs6[0] = in;
 		regs6[1] = out;
@@ -167,7 +187,7 @@ static int st_run(const struct simtest_req *req, size_t len)
 
 		preempt_disable();
 		padlock_sim_expect_fault(flags & STF_EXPECT_FAULT);
-		faulted = st_exec(op, regs6);
+		faulted = st_exec(op, flags, regs6);
 		padlock_sim_expect_fault(false);
 		preempt_enable();
 

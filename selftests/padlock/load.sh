@@ -18,6 +18,52 @@ unit_of() {
 	esac
 }
 
+# The code path each driver announces when it loads, from what the
+# simulated CPU is (vendor, family, units), not from the profile's name
+# alone: padlock-sha's mode; padlock-aes's priority (below aesni's 400 when
+# the CPU also has AES-NI, as Zhaoxin parts do).
+vendor=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
+family=$(awk -F': ' '/^cpu family/ { print $2; exit }' /proc/cpuinfo)
+model=$(awk -F': ' '/^model[[:space:]]*:/ { print $2; exit }' /proc/cpuinfo)
+ktap_diag "CPU: vendor \"$vendor\" family $family model $model; flags aes: $(has aes && echo yes || echo no)"
+sha_mode() {
+	if [ "$vendor" = "  Shanghai  " ] || [ "$family" -ge 7 ]; then
+		echo "Zhaoxin: "
+	elif [ "$model" -ge 15 ]; then
+		echo "VIA Nano: "
+	else
+		echo "VIA C7: "
+	fi
+}
+# proc_prio DRIVER: its priority in /proc/crypto
+proc_prio() {
+	awk -F': ' -v d="$1" '$1 ~ /^driver/ { on = ($2 == d) } on && $1 ~ /^priority/ { print $2; exit }' /proc/crypto
+}
+check_path() {	# module, its load log lines
+	local want got
+	case "$1" in
+	padlock-sha)
+		want=$(sha_mode)
+		if printf '%s\n' "$2" | grep -qF "$want"; then
+			ktap_pass "padlock-sha: mode \"${want%: }\" on $PADLOCK_PROFILE"
+		else
+			ktap_diag "log: $2"
+			ktap_fail "padlock-sha: mode \"${want%: }\" on $PADLOCK_PROFILE"
+		fi ;;
+	padlock-aes)
+		if has aes; then want=350; else want=450; fi
+		got=$(proc_prio cbc-aes-padlock)
+		if [ "$got" = "$want" ] &&
+		   { has aes || ! printf '%s\n' "$2" | grep -q 'AES-NI'; } &&
+		   { ! has aes || printf '%s\n' "$2" | grep -q 'AES-NI'; }; then
+			ktap_pass "padlock-aes: default priority $want (AES-NI: $(has aes && echo yes || echo no))"
+		else
+			ktap_diag "cbc-aes-padlock priority ${got:-missing}; log: $2"
+			ktap_fail "padlock-aes: default priority $want (AES-NI: $(has aes && echo yes || echo no))"
+		fi ;;
+	esac
+}
+
 if [ "$PADLOCK_PROFILE" = none ]; then
 	if [ -d /sys/module/padlock_sim ]; then
 		ktap_fail "no simulator loaded on a plain CPU"
@@ -71,6 +117,7 @@ print("yes" if any(fnmatch.fnmatchcase(ma, a.strip()) for a in sys.stdin if a.st
 			ktap_diag "$out" "$log"
 			ktap_fail "$m: loads on $PADLOCK_PROFILE"
 		fi
+		check_path "$m" "$log"
 		# Since 6.12 registration does not wait for the self-tests;
 		# while they run (minutes on a debug kernel) the module is in
 		# use.  Idle means: tests done, so retry for up to 10 minutes.

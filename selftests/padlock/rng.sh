@@ -5,10 +5,12 @@
 # becomes rng_current, /dev/hwrng delivers, rngtest (FIPS 140-2) passes
 # within the expected failure rate, every injected RNG status failure
 # (padlock-sim knobs) yields no data and a counted failure and reads recover
-# once it clears, "no data yet" (REP XSTORE waiting for the RNG) still
-# delivers, is counted and is no failure, unload/reload idle and while
-# /dev/hwrng is being read, and
-# PadLock instructions per byte next to via-rng (ours must not use more).
+# once it clears, "no data yet" still delivers, is counted and is no
+# failure, a stalled RNG (padlock-sim's rng_stall, rng_delay) costs a
+# bounded time per read, never a REP XSTORE, never blocks rmmod, and is
+# followed by random data again once it clears, unload/reload idle and
+# while /dev/hwrng is being read, and PadLock instructions per byte next to
+# via-rng (ours must not use more, and no REP XSTORE).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap.sh
 . "$here/lib/ktap.sh"
@@ -17,6 +19,7 @@ ktap_header
 
 HW=/sys/class/misc/hw_random
 SIM=/sys/kernel/debug/padlock-sim
+SIMP=/sys/module/padlock_sim/parameters
 PARAMS=/sys/module/padlock_rng/parameters
 
 if [ "$PADLOCK_SCALE" = long ]; then
@@ -24,13 +27,6 @@ if [ "$PADLOCK_SCALE" = long ]; then
 else
 	blocks=40
 fi
-
-rng_insns() {
-	local a b
-	a=$(sim_counter xstore)
-	b=$(sim_counter rep_xstore)
-	echo $((${a:-0} + ${b:-0}))
-}
 
 # read_hwrng BYTES: bytes actually delivered by /dev/hwrng (never blocks long).
 read_hwrng() {
@@ -42,8 +38,10 @@ set_current() {
 	[ "$(cat $HW/rng_current)" = "$1" ]
 }
 
-[ -d $HW ] || ktap_skip_all "kernel without the hw_random core"
 padlock_rmmod padlock_rng via_rng
+# the hw_random core is a module on some kernels (rng-core on 5.10)
+padlock_deps "$PADLOCK_KO_DIR/padlock-rng.ko"
+[ -d $HW ] || ktap_skip_all "kernel without the hw_random core"
 if ! err=$(padlock_insmod padlock-rng 2>&1); then
 	msg=$(dmesg | grep 'padlock_rng:' | tail -n1)
 	ktap_skip_all "padlock-rng does not load on profile $PADLOCK_PROFILE: $err ${msg#*] }"
@@ -110,12 +108,15 @@ else
 fi
 
 # ---- "no data yet" ---------------------------------------------------------------------
-# padlock-sim's rng_nodata_rate: REP XSTORE runs out of random data part-way,
-# waits and resumes (facts 1.8, 6).  /dev/hwrng must still deliver complete,
-# random-looking data, the simulator counts the events (rng_nodata), the
-# driver counts none of them as failures, and with the knob off reads go on.
+# padlock-sim's rng_nodata_rate: an XSTORE finds no data (count 0), or a
+# REP XSTORE runs out of random data part-way, waits and resumes (docs/hardware.md
+# 1.8, 6).  At 50 %, /dev/hwrng must still deliver complete, random-looking
+# data: the simulator counts the events (rng_nodata), padlock-rng counts
+# its empty polls (nodata) but not one failure, and with the knob off reads
+# go on.
 if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
 	f0=$(cat $PARAMS/failures) d0=$(cat $PARAMS/nodata 2>/dev/null) n0=$(sim_counter rng_nodata)
+	s0=$(cat $SIMP/rng_stall_spins 2>/dev/null)
 	echo 500 > $SIM/rng_nodata_rate
 	t0=$SECONDS
 	got=$(read_hwrng 8192)
@@ -127,28 +128,24 @@ if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
 		nd_out=$(timeout 300 dd if=/dev/hwrng bs=2500 count=$((nd_blocks + 1)) iflag=fullblock 2>/dev/null |
 			 rngtest -c "$nd_blocks" 2>&1)
 	fi
-	echo 999 > $SIM/rng_nodata_rate
-	got999=$(read_hwrng 1024)
-	n2=$(sim_counter rng_nodata)
 	echo 0 > $SIM/rng_nodata_rate
 	f1=$(cat $PARAMS/failures) d1=$(cat $PARAMS/nodata 2>/dev/null)
+	s1=$(cat $SIMP/rng_stall_spins 2>/dev/null)
 	sleep 1
 	n3=$(sim_counter rng_nodata)
 	after=$(read_hwrng 4096)
 	n4=$(sim_counter rng_nodata)
-	ktap_diag "no data yet: rng_nodata $n0 -> $n1 (50%, $got bytes in ${secs}s) -> $n2 (99.9%, $got999 bytes) -> $n4 (off);" \
-		  "padlock-rng failures $f0 -> $f1, nodata ${d0:-?} -> ${d1:-?}"
-	if [ "$got" = 8192 ] && [ "$got999" = 1024 ]; then
-		ktap_pass "no data yet at 50% and 99.9%: /dev/hwrng still delivers (8192, 1024 bytes)"
+	ktap_diag "no data yet: rng_nodata $n0 -> $n1 (50%, $got bytes in ${secs}s) -> $n4 (off);" \
+		  "padlock-rng failures $f0 -> $f1, nodata ${d0:-?} -> ${d1:-?}, sim rng_stall_spins ${s0:-?} -> ${s1:-?}"
+	if [ "$got" = 8192 ]; then
+		ktap_pass "no data yet at 50%: /dev/hwrng still delivers (8192 bytes)"
 	else
-		ktap_fail "no data yet at 50% and 99.9%: /dev/hwrng still delivers ($got of 8192, $got999 of 1024 bytes)"
+		ktap_fail "no data yet at 50%: /dev/hwrng still delivers ($got of 8192 bytes)"
 	fi
-	# REP XSTORE waits and resumes, so no instruction ends without its
-	# data: padlock-rng's own no-data counter must not move either.
-	if [ "$n1" -gt "$n0" ] && [ "$n2" -gt "$n1" ] && [ "$f1" = "$f0" ] && [ "$d1" = "$d0" ]; then
-		ktap_pass "no-data events counted ($((n2 - n0)) rng_nodata), none as a failure or a short REP XSTORE"
+	if [ "$n1" -gt "$n0" ] && [ "$f1" = "$f0" ] && [ "${d1:-0}" -gt "${d0:-0}" ] && [ "$s1" = "$s0" ]; then
+		ktap_pass "no-data events counted ($((n1 - n0)) rng_nodata, $((d1 - d0)) empty polls), none as a failure, no REP XSTORE into a silent RNG"
 	else
-		ktap_fail "no-data events counted (rng_nodata $n0 -> $n1 -> $n2), none as a failure (failures $f0 -> $f1) or a short REP XSTORE (nodata ${d0:-?} -> ${d1:-?})"
+		ktap_fail "no-data events counted (rng_nodata $n0 -> $n1, nodata ${d0:-?} -> ${d1:-?}), none as a failure (failures $f0 -> $f1), no REP XSTORE into a silent RNG (spins ${s0:-?} -> ${s1:-?})"
 	fi
 	if [ -n "$nd_out" ]; then
 		ktap_rngtest "rngtest FIPS 140-2 over $nd_blocks blocks read with 50% no data" \
@@ -163,6 +160,167 @@ if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
 	fi
 else
 	ktap_skip "no data yet" "padlock-sim without rng_nodata_rate / rng_nodata counter"
+fi
+
+# ---- a stalled RNG ---------------------------------------------------------------------
+# padlock-sim's rng_stall (the RNG delivers nothing: plain XSTORE returns
+# count 0, REP XSTORE spins in the CPU until the knob clears) and rng_delay=N
+# (the next N (rep) xstores find nothing).  padlock-rng's bound for one read
+# that finds no data: 25 plain XSTORE polls, 4 of them 10 us apart and 20
+# after a 10 ms sleep each, i.e. about 0.25 s with jiffy rounding (measured
+# 0.4 s per read in a TCG guest on a busy host), then EIO.  The assertions
+# are liveness bounds, generous on purpose because process start-up under
+# TCG on a loaded host dominates (a 64-byte dd took 0.8 s on a moderately
+# loaded host, 3.8 s with six VMs on two cores): 15 s per dd, 15 s for
+# rmmod while a reader waits (it needs that reader's current poll to end),
+# 25 s on 5.10, whose hw_random fill thread sleeps 10 s after a failed read
+# without heeding kthread_stop.  A driver that spins in REP XSTORE never
+# ends at all.  The simulator's rng_stall_spins counts REP XSTOREs issued
+# into a silent RNG: there must be none.  A command still running at its
+# deadline is left until the knob is cleared (a task spinning in REP XSTORE
+# cannot be killed), then reaped.
+LIVE_MS=15000
+case "$PADLOCK_KVER" in 5.*) RMMOD_MS=25000 ;; *) RMMOD_MS=15000 ;; esac
+log_marker() { dmesg | wc -l; }
+
+# bounded MS CMD...: run CMD in the background, wait at most MS ms; sets
+# b_ms (elapsed, guest clock), b_rc (exit status) and b_hung=1 when it is
+# still running (its pid in b_pid: reap it with `wait` once the stall is
+# released).  The wait loop forks only `sleep`, not to slow CMD down.
+bounded() {
+	local lim=$1 t0 end
+	shift
+	t0=$(date +%s%N)
+	end=$((${EPOCHREALTIME/./} + lim * 1000))
+	"$@" &
+	b_pid=$! b_hung=0 b_rc=
+	while kill -0 "$b_pid" 2>/dev/null; do
+		if [ "${EPOCHREALTIME/./}" -ge "$end" ]; then
+			b_hung=1
+			break
+		fi
+		sleep 0.05
+	done
+	[ $b_hung = 1 ] || { wait "$b_pid"; b_rc=$?; }
+	b_ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+# dd_hwrng BYTES OUT: one fullblock read of BYTES into file OUT, status = dd's
+dd_hwrng() { dd if=/dev/hwrng of="$2" bs="$1" count=1 iflag=fullblock 2>/dev/null; }
+
+stall_clear() { echo 0 > $SIMP/rng_stall; echo 0 > $SIMP/rng_delay; }
+
+if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spins ]; then
+	tmp=$(mktemp -d)
+	m0=$(log_marker)
+	# what one dd costs here with a healthy RNG, for the diagnostics
+	bounded $LIVE_MS dd_hwrng 64 "$tmp/healthy"
+	ktap_diag "healthy: dd of 64 bytes: rc ${b_rc:-hung} after $b_ms ms"
+	# (1) a read from a stalled RNG fails (or returns only what the
+	# core had buffered, <= 64 bytes) within the bound
+	f0=$(cat $PARAMS/failures) s0=$(cat $SIMP/rng_stall_spins)
+	echo 1 > $SIMP/rng_stall
+	bounded $LIVE_MS dd_hwrng 4096 "$tmp/stall"
+	hung=$b_hung ms=$b_ms rc=$b_rc
+	[ "$hung" = 1 ] && { stall_clear; wait "$b_pid"; }
+	got=$(stat -c %s "$tmp/stall" 2>/dev/null || echo 0)
+	f1=$(cat $PARAMS/failures) s1=$(cat $SIMP/rng_stall_spins)
+	ktap_diag "stalled: dd of 4096 bytes: rc ${rc:-hung} after $ms ms, $got bytes; failures $f0 -> $f1, rng_stall_spins $s0 -> $s1"
+	if [ "$hung" = 0 ] && [ "$rc" != 0 ] && [ "$got" -le 64 ]; then
+		ktap_pass "stalled RNG: a read fails within ${LIVE_MS} ms ($ms ms, $got bytes from before the stall)"
+	else
+		ktap_fail "stalled RNG: a read fails within ${LIVE_MS} ms (rc ${rc:-none: still running}, $ms ms, $got bytes)"
+	fi
+	if [ "$f1" -gt "$f0" ] && dmesg | tail -n +"$m0" | grep -q 'padlock_rng: RNG delivered no data'; then
+		ktap_pass "stalled RNG: counted as a failure ($f0 -> $f1), logged"
+	else
+		ktap_fail "stalled RNG: counted as a failure ($f0 -> $f1), logged ($(dmesg | tail -n +"$m0" | grep padlock_rng | tail -n 1))"
+	fi
+	if [ "$s1" = "$s0" ]; then
+		ktap_pass "stalled RNG: no REP XSTORE issued into it"
+	else
+		ktap_fail "stalled RNG: no REP XSTORE issued into it ($((s1 - s0)) fruitless REP XSTORE executions)"
+	fi
+
+	# (2) rmmod while a reader waits in /dev/hwrng (dd goes on reading
+	# after errors, so it is back in the driver at once)
+	stall_clear
+	echo 1 > $SIMP/rng_stall
+	dd if=/dev/hwrng of=/dev/null bs=64 count=1000000 conv=noerror 2>/dev/null &
+	reader=$!
+	sleep 1
+	bounded $RMMOD_MS rmmod padlock_rng
+	hung=$b_hung ms=$b_ms rc=$b_rc
+	[ "$hung" = 1 ] && { stall_clear; wait "$b_pid"; rc=$?; }
+	kill "$reader" 2>/dev/null
+	stall_clear
+	wait "$reader" 2>/dev/null
+	if [ "$hung" = 0 ] && [ "$rc" = 0 ] && [ ! -d /sys/module/padlock_rng ]; then
+		ktap_pass "stalled RNG: rmmod padlock-rng completes while a reader waits ($ms ms, limit $RMMOD_MS)"
+	else
+		[ "$hung" = 1 ] && ms="$ms ms, still running at the limit; released by clearing the stall" || ms="$ms ms"
+		ktap_fail "stalled RNG: rmmod padlock-rng completes while a reader waits (rc ${rc:-?}, $ms, limit $RMMOD_MS ms)"
+	fi
+	padlock_rmmod padlock_rng
+	padlock_insmod padlock-rng && set_current padlock
+
+	# (3) a generator that comes back: rng_delay=15 is within one read's
+	# 25 polls, rng_delay=40 is not; either way data flows again after
+	# at most a few bounded reads, and no REP XSTORE meets the silence
+	for n in 15 40; do
+		f0=$(cat $PARAMS/failures) s0=$(cat $SIMP/rng_stall_spins)
+		echo "$n" > $SIMP/rng_delay
+		tries=0 ok=0 worst=0 hung=0 fails=0
+		while [ $tries -lt 4 ] && [ $ok = 0 ]; do
+			tries=$((tries + 1))
+			rm -f "$tmp/delay"
+			bounded $LIVE_MS dd_hwrng 64 "$tmp/delay"
+			[ "$b_ms" -gt "$worst" ] && worst=$b_ms
+			if [ "$b_hung" = 1 ]; then
+				hung=1
+				stall_clear
+				wait "$b_pid"
+				break
+			fi
+			if [ "$b_rc" = 0 ] && [ "$(stat -c %s "$tmp/delay")" = 64 ]; then
+				ok=1
+			else
+				fails=$((fails + 1))
+			fi
+		done
+		left=$(cat $SIMP/rng_delay)
+		f1=$(cat $PARAMS/failures) s1=$(cat $SIMP/rng_stall_spins)
+		stall_clear
+		ktap_diag "rng_delay=$n: $tries reads ($fails failed), slowest $worst ms, delay left $left; failures $f0 -> $f1, rng_stall_spins $s0 -> $s1"
+		if [ $ok = 1 ] && [ $hung = 0 ] && [ "$left" = 0 ] && [ "$s1" = "$s0" ]; then
+			ktap_pass "RNG silent for $n polls: data again after $tries bounded reads (each < ${LIVE_MS} ms), no REP XSTORE into the silence"
+		else
+			ktap_fail "RNG silent for $n polls: data again after at most 4 bounded reads (ok $ok, still running at the limit $hung, delay left $left, fruitless REP XSTOREs $((s1 - s0)))"
+		fi
+	done
+
+	# (4) cleared: the RNG delivers again, and what it delivers is random
+	if command -v rngtest > /dev/null; then
+		out=$(timeout 300 dd if=/dev/hwrng bs=2500 count=11 iflag=fullblock 2>/dev/null | rngtest -c 10 2>&1)
+		ktap_rngtest "after the stalls: rngtest FIPS 140-2 over 10 blocks" 10 "$out"
+	else
+		n=$(read_hwrng 4096)
+		if [ "$n" = 4096 ]; then
+			ktap_pass "after the stalls: /dev/hwrng delivers 4096 bytes"
+		else
+			ktap_fail "after the stalls: /dev/hwrng delivers 4096 bytes ($n)"
+		fi
+	fi
+	bad=$(dmesg | tail -n +"$m0" | grep -E 'soft lockup|detected stall|rcu: INFO|hung_task|blocked for more than|BUG' || true)
+	if [ -z "$bad" ]; then
+		ktap_pass "stalled RNG: no soft lockup, RCU stall, hung task or BUG in the kernel log"
+	else
+		ktap_diag "$bad"
+		ktap_fail "stalled RNG: no soft lockup, RCU stall, hung task or BUG in the kernel log"
+	fi
+	rm -rf "$tmp"
+else
+	ktap_skip "stalled RNG" "padlock-sim without rng_stall / rng_delay / rng_stall_spins"
 fi
 
 # ---- unload / reload ---------------------------------------------------------------
@@ -189,34 +347,49 @@ else
 fi
 
 # ---- next to the in-tree via-rng -----------------------------------------------------
+# Both use one XSTORE (rDX = 3) per byte, ours never a REP XSTORE.  Counted
+# on the reader's own CPU (cpu1), with the hw_random fill thread, which
+# reads the current RNG too, pinned to cpu0 (where taskset may do that).
+cpu_insns() {
+	local f=$SIM/cpu1/counters
+	[ -r $f ] || f=$SIM/counters
+	awk '$1 == "xstore" || $1 == "rep_xstore" { n += $2 } END { print n + 0 }' $f
+}
+cpu_rep() {
+	local f=$SIM/cpu1/counters
+	[ -r $f ] || f=$SIM/counters
+	awk '$1 == "rep_xstore" { print $2; exit }' $f
+}
 if [ -r $SIM/counters ] && modprobe via_rng 2>/dev/null && grep -qw via $HW/rng_available; then
 	ktap_pass "coexists with in-tree via-rng ($(cat $HW/rng_available))"
 	nbytes=16384
-	declare -A per ms
+	declare -A per ms rep
 	for r in via padlock; do
 		if ! set_current $r; then
 			ktap_diag "$r cannot become rng_current: $(dmesg | grep -i -E 'via.rng|hw_random' | tail -n 1)"
 			continue
 		fi
+		for p in $(pgrep -x hwrng); do taskset -pc 0 "$p" > /dev/null 2>&1; done
 		read_hwrng 64 > /dev/null
-		i0=$(rng_insns)
+		i0=$(cpu_insns) r0=$(cpu_rep)
 		t0=$(date +%s%N)
-		got=$(read_hwrng $nbytes)
+		got=$(timeout 60 taskset -c 1 dd if=/dev/hwrng bs=$nbytes count=1 iflag=fullblock 2>/dev/null | wc -c)
 		t1=$(date +%s%N)
-		i1=$(rng_insns)
+		i1=$(cpu_insns) r1=$(cpu_rep)
 		per[$r]=$(awk -v d=$((i1 - i0)) -v n="$got" 'BEGIN { printf "%.4f", n ? d / n : -1 }')
 		ms[$r]=$(( (t1 - t0) / 1000000 ))
-		ktap_diag "$r: $got bytes, $((i1 - i0)) xstore/rep xstore, ${per[$r]} per byte, ${ms[$r]} ms"
+		rep[$r]=$((r1 - r0))
+		ktap_diag "$r: $got bytes, $((i1 - i0)) xstore/rep xstore (${rep[$r]} rep), ${per[$r]} per byte, ${ms[$r]} ms"
 	done
 	if [ -z "${per[via]}" ]; then
 		# via-rng's init reads MSR 0x110B on C3/C7 to check the enable
 		# bit; QEMU TCG does not model that MSR (reads 0), so it refuses.
 		ktap_skip "instructions per byte next to via-rng" "via-rng cannot become rng_current on $PADLOCK_PROFILE under QEMU"
-	elif [ -n "${per[padlock]}" ] &&
+	elif [ -n "${per[padlock]}" ] && [ "${rep[padlock]}" = 0 ] &&
 	   awk -v o="${per[padlock]}" -v t="${per[via]}" 'BEGIN { exit !(o >= 0 && o <= t) }'; then
-		ktap_pass "ours uses no more PadLock instructions per byte than via-rng"
+		ktap_pass "ours uses no more PadLock instructions per byte than via-rng, and no REP XSTORE"
 	else
-		ktap_fail "ours uses no more PadLock instructions per byte than via-rng (${per[padlock]} vs ${per[via]})"
+		ktap_fail "ours uses no more PadLock instructions per byte than via-rng, and no REP XSTORE (${per[padlock]} vs ${per[via]}, ${rep[padlock]:-?} REP XSTOREs)"
 	fi
 	padlock_rmmod via_rng
 	set_current padlock

@@ -37,6 +37,17 @@ c7) want="rng rng_en ace ace_en phe phe_en" ;;
 *) want="rng rng_en ace ace_en ace2 ace2_en phe phe_en" ;;
 esac
 ktap_check "CPUID capability bits of profile $prof in /proc/cpuinfo" check_flags "$want"
+# The vendor string QEMU presents (tools/vm/profiles), spaces included.
+check_vendor() {
+	local got
+	got=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
+	[ "$got" = "$1" ] || { echo "vendor_id \"$got\", want \"$1\""; return 1; }
+}
+case $prof in
+zhaoxin-sh) want_vendor="  Shanghai  " ;;
+*) want_vendor=CentaurHauls ;;
+esac
+ktap_check "vendor_id \"$want_vendor\" of profile $prof in /proc/cpuinfo" check_vendor "$want_vendor"
 ktap_check "loud load message in the kernel log" \
 	sh -c "dmesg | grep -q 'SIMULATED PadLock CPU, profile $prof: for tests only'"
 
@@ -62,7 +73,7 @@ while IFS= read -r line; do
 	*) ktap_diag "$line" ;;
 	esac
 done < <(python3 "$dir/lib/sim_kat.py" aes ctr sha rng violations interrupts \
-		clobbers counters sigill 2>&1)
+		clobbers counters sigill 2>&1; python3 "$dir/lib/sim_keycache.py" 2>&1)
 ktap_diag "python tests took $(( $(date +%s) - start ))s"
 
 padlock_rmmod padlock-simtest

@@ -32,8 +32,12 @@ rc=0
 	fi
 } > "$out/output" 2>&1
 
+# $out/argv: the command's arguments, each NUL-terminated (tools/vm/run);
+# bash reads them back as they were, no shell re-parses them.
 if [ $rc = 0 ]; then
-	eval "$(cat "$out/cmd")" >> "$out/output" 2>&1 < /dev/null || rc=$?
+	# shellcheck disable=SC2016
+	bash -c 'mapfile -d "" -t argv < "$1" && exec "${argv[@]}"' guest-cmd "$out/argv" \
+		>> "$out/output" 2>&1 < /dev/null || rc=$?
 fi
 dmesg > "$out/dmesg" 2>/dev/null
 echo $rc > "$out/rc"

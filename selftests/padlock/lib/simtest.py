@@ -14,6 +14,9 @@ MAGIC = 0x54534C50
 OPS = ["xstore", "rep_xstore", "ecb", "cbc", "ctr", "cfb", "ofb",
        "sha1", "sha256", "sha384", "sha512", "f2_ecb", "montmul"]
 F_EXPECT_FAULT, F_PAGE_END, F_UNMAPPED, F_IN_PLACE, F_RAX_IS_PTR = 1, 2, 4, 8, 16
+# xsha only: rsi = NULL, rdi = NULL, rdi in an unmapped guard page
+F_SHA_NULL_RSI, F_SHA_NULL_RDI, F_SHA_UNMAPPED_RDI = 256, 512, 1024
+PARAMS = "/sys/module/padlock_sim/parameters"
 
 REQ = struct.Struct("<4I3Q6I16s256s16s128s")
 RES = struct.Struct("<2I8Q16s160s")
@@ -61,6 +64,16 @@ def counters():
 
 def knob(name, value=None):
     path = SIMDIR + "/" + name
+    if value is None:
+        with open(path) as f:
+            return f.read().strip()
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def param(name, value=None):
+    """Read or set a padlock-sim module parameter (0644 ones)."""
+    path = PARAMS + "/" + name
     if value is None:
         with open(path) as f:
             return f.read().strip()

@@ -1,0 +1,246 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# OpenSSL's padlock engine (Debian's libssl3, engines-3/padlock.so) under
+# padlock-sim: it executes its PadLock instructions in user mode.  The
+# engine decides from CPUID leaf 0xC0000001, which QEMU's software CPU
+# hides; the simulator's debugfs user_cpuid replaces the results of the
+# engine's two CPUID instructions (found in the file as "mov $leaf, %eax;
+# cpuid") with the profile's leaves.  Then every cipher the engine offers
+# (AES-128/192/256 in ECB, CBC, CFB, OFB, CTR) must give what OpenSSL's
+# software path gives, both directions, with the simulator counting the
+# engine's instructions and no violation; and "openssl speed" runs.
+dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/padlock/lib/ktap.sh
+. "$dir/lib/ktap.sh"
+
+ktap_header
+# minutes under software emulation: make check runs it on 6.1's 64-bit
+# profiles and on c7 (32-bit engine); make check-long everywhere
+padlock_small_only_on '6.1/nano-s2' '6.1/zhaoxin' '6.1-686/c7'
+sim=/sys/kernel/debug/padlock-sim
+[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+[ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"
+command -v openssl > /dev/null || ktap_skip_all "openssl is not installed in this root"
+command -v python3 > /dev/null || ktap_skip_all "python3 missing"
+edir=$(openssl version -e 2>/dev/null | sed -n 's/^ENGINESDIR: "\(.*\)"$/\1/p')
+so=$edir/padlock.so
+[ -r "$so" ] || ktap_skip_all "OpenSSL's padlock engine is not in this root (${so:-no ENGINESDIR})"
+grep -qw ace /proc/cpuinfo || ktap_skip_all "no PadLock ACE unit on profile $PADLOCK_PROFILE"
+
+tmp=$(mktemp -d)
+cleanup() {
+	echo clear > "$sim/user_cpuid" 2>/dev/null
+	echo clear > "$sim/user_popf" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The engine's CPUID sites: the instruction right after each
+# "mov $0xc000000N, %eax; [push %ebx;] cpuid" (b8 imm32 [53] 0f a2; the
+# push is the 32-bit engine's), as file offsets.
+sites=$(python3 - "$so" <<'EOF'
+import re
+import sys
+
+data = open(sys.argv[1], "rb").read()
+for leaf in (0xC0000000, 0xC0000001):
+    pat = re.escape(b"\xb8" + leaf.to_bytes(4, "little")) + rb"\x53?\x0f\xa2"
+    for m in re.finditer(pat, data):
+        print(f"{m.end():#x} {leaf:#x}")
+EOF
+)
+n=0
+while read -r off leaf; do
+	[ -n "$off" ] || continue
+	if echo "$so $off $leaf" > "$sim/user_cpuid"; then
+		n=$((n + 1))
+	else
+		ktap_diag "user_cpuid: $so $off $leaf refused"
+	fi
+done <<< "$sites"
+ktap_diag "$(tr '\n' ';' < "$sim/user_cpuid")"
+if [ "$n" -ge 2 ]; then
+	ktap_pass "CPUID leaves 0xC0000000/0xC0000001 provided at the engine's $n CPUID sites"
+else
+	ktap_fail "CPUID leaves 0xC0000000/0xC0000001 provided at the engine's CPUID sites (found $n)"
+	ktap_finish
+fi
+
+# The engine's key reloads: "pushf; popf" pairs (instruction boundaries as
+# objdump decodes them) that are not right before an xcrypt, so that the
+# simulator sees EFLAGS bit 30 cleared (debugfs user_popf, at the
+# instruction after the pair).  Under QEMU the engine always reads bit 30
+# as clear (it cannot be set), skips the popf of its context check and
+# expects a reload: the site after that pair (also reached when the popf
+# is skipped) gives the simulator the reload the engine counts on.
+if command -v objdump > /dev/null; then
+	pairs=$(objdump -d --no-show-raw-insn "$so" 2>/dev/null | python3 -c '
+import re
+import struct
+import sys
+
+# file offset of a virtual address, from the ELF program headers
+elf = open(sys.argv[1], "rb").read()
+is64 = elf[4] == 2
+phoff, phentsize, phnum = (struct.unpack_from("<Q", elf, 32)[0], *struct.unpack_from("<HH", elf, 54)) \
+    if is64 else (struct.unpack_from("<I", elf, 28)[0], *struct.unpack_from("<HH", elf, 42))
+segs = []
+for i in range(phnum):
+    o = phoff + i * phentsize
+    if is64:
+        typ, _, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", elf, o)
+    else:
+        typ, off, vaddr, _, filesz = struct.unpack_from("<IIIII", elf, o)
+    if typ == 1:
+        segs.append((vaddr, off, filesz))
+insns = []
+for line in sys.stdin:
+    m = re.match(r"\s*([0-9a-f]+):\s+(\S+)", line)
+    if m:
+        insns.append((int(m.group(1), 16), m.group(2)))
+for (a, x), (_, y) in zip(insns, insns[1:]):
+    if x.startswith("pushf") and y.startswith("popf"):
+        for vaddr, off, filesz in segs:
+            if vaddr <= a < vaddr + filesz:
+                print(hex(a + 2 - vaddr + off))
+' "$so")
+	np=0
+	for off in $pairs; do
+		echo "$so $off" > "$sim/user_popf" && np=$((np + 1))
+	done
+	ktap_diag "key reloads watched at $np pushf; popf pairs of the engine"
+else
+	ktap_diag "no objdump: the engine's separate pushf; popf key reloads are not watched"
+fi
+
+eng=$(openssl engine -t padlock 2>&1)
+ktap_diag "$eng"
+if grep -q '\[ available \]' <<< "$eng" && grep -q ', ACE)' <<< "$eng"; then
+	ktap_pass "openssl engine -t padlock: available, with ACE"
+else
+	ktap_fail "openssl engine -t padlock: available, with ACE"
+	ktap_finish
+fi
+
+ctr() { awk -v k="$1" '$1 == k { print $2 }' "$sim/counters"; }
+u0=$(ctr user_traps)
+v0=$(ctr violations)
+# not a multiple of 16: the padding of ECB/CBC, a partial block in the others
+head -c 4101 /dev/urandom > "$tmp/plain"
+ciphers=()
+for bits in 128 192 256; do
+	key=$(head -c $((bits / 8)) /dev/urandom | od -An -tx1 | tr -d ' \n')
+	iv=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	for mode in ecb cbc cfb ofb ctr; do
+		ciphers+=("aes-$bits-$mode $key $iv")
+	done
+done
+# OpenSSL's software path, all ciphers in one process when Debian's
+# python3-cryptography (OpenSSL underneath) is there: each openssl run
+# costs seconds under software emulation
+printf '%s\n' "${ciphers[@]}" > "$tmp/list"
+/usr/bin/python3 - "$tmp" 2> /dev/null <<'EOF2' || rm -f "$tmp"/sw.*
+import sys
+from cryptography.hazmat.primitives import padding
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+tmp = sys.argv[1]
+plain = open(f"{tmp}/plain", "rb").read()
+for line in open(f"{tmp}/list"):
+    c, key, iv = line.split()
+    mode = c.split("-")[2]
+    key, iv = bytes.fromhex(key), bytes.fromhex(iv)
+    m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv),
+         "cfb": lambda: modes.CFB(iv), "ofb": lambda: modes.OFB(iv),
+         "ctr": lambda: modes.CTR(iv)}[mode]()
+    data = plain
+    if mode in ("ecb", "cbc"):
+        p = padding.PKCS7(128).padder()
+        data = p.update(plain) + p.finalize()
+    e = Cipher(algorithms.AES(key), m).encryptor()
+    open(f"{tmp}/sw.{c}", "wb").write(e.update(data) + e.finalize())
+EOF2
+# One cipher: the engine's encryption against the software one, and its
+# decryption where it is a different operation (ECB, CBC, CFB; OFB and CTR
+# decrypt by encrypting).  Two at a time: each openssl run costs seconds
+# under software emulation.
+one_cipher() {
+	local c=$1 key=$2 iv=$3 mode=${1##*-} err= args
+	args=(-K "$key")
+	[ "$mode" = ecb ] || args+=(-iv "$iv")
+	if [ ! -e "$tmp/sw.$c" ]; then
+		openssl enc -"$c" -e "${args[@]}" -in "$tmp/plain" \
+			-out "$tmp/sw.$c" > /dev/null 2>&1 ||
+			err="software encryption failed"
+	fi
+	[ -z "$err" ] && { openssl enc -engine padlock -"$c" -e "${args[@]}" \
+		-in "$tmp/plain" -out "$tmp/pl.$c" > "$tmp/log.$c" 2>&1 ||
+		err="engine encryption failed: $(tail -n 2 "$tmp/log.$c" | tr '\n' ' ')"; }
+	[ -z "$err" ] && { cmp -s "$tmp/sw.$c" "$tmp/pl.$c" ||
+		err="engine ciphertext differs from the software one"; }
+	case $mode in ecb|cbc|cfb)
+		[ -z "$err" ] && { openssl enc -engine padlock -"$c" -d "${args[@]}" \
+			-in "$tmp/sw.$c" -out "$tmp/dec.$c" > "$tmp/log.$c" 2>&1 ||
+			err="engine decryption failed: $(tail -n 2 "$tmp/log.$c" | tr '\n' ' ')"; }
+		[ -z "$err" ] && { cmp -s "$tmp/plain" "$tmp/dec.$c" ||
+			err="engine decryption differs from the plaintext"; } ;;
+	esac
+	if [ -z "$err" ]; then
+		echo "PASS $c: engine = software" > "$tmp/res.$c"
+	else
+		echo "FAIL $c: engine = software | $err" > "$tmp/res.$c"
+	fi
+}
+export -f one_cipher
+export tmp
+
+declare -A x0
+for mode in ecb cbc cfb ofb ctr; do
+	x0[$mode]=$(ctr "xcrypt_$mode")
+done
+printf '%s\n' "${ciphers[@]}" | xargs -P 2 -L 1 bash -c 'one_cipher "$@"' _
+for line in "${ciphers[@]}"; do
+	read -r c _ <<< "$line"
+	r=$(cat "$tmp/res.$c" 2>/dev/null || echo "FAIL $c: engine = software | no result")
+	case $r in
+	PASS*) ktap_pass "${r#PASS }" ;;
+	*) ktap_diag "${r#* | }"
+	   r=${r#FAIL }
+	   ktap_fail "${r%% | *}" ;;
+	esac
+done
+for mode in ecb cbc cfb ofb ctr; do
+	n=$(($(ctr "xcrypt_$mode") - x0[$mode]))
+	if [ $mode = ctr ] && ! grep -qw ace2 /proc/cpuinfo; then
+		# without ACE2 the engine builds CTR on xcrypt-ecb
+		ktap_skip "the engine executed xcrypt-ctr" "no ACE2 on profile $PADLOCK_PROFILE"
+	elif [ $n -gt 0 ]; then
+		ktap_pass "the engine executed xcrypt-$mode ($n)"
+	else
+		ktap_fail "the engine executed xcrypt-$mode (0: software path?)"
+	fi
+done
+
+if out=$(openssl speed -engine padlock -evp aes-128-ctr -seconds 1 2>&1); then
+	ktap_diag "$(tail -n 2 <<< "$out")"
+	ktap_pass "openssl speed -engine padlock -evp aes-128-ctr -seconds 1"
+else
+	ktap_diag "$(tail -n 5 <<< "$out")"
+	ktap_fail "openssl speed -engine padlock -evp aes-128-ctr -seconds 1"
+fi
+
+u1=$(ctr user_traps)
+v1=$(ctr violations)
+ktap_diag "sim counters: $(tr '\n' ' ' < "$sim/counters")"
+if [ $((u1 - u0)) -gt 0 ]; then
+	ktap_pass "user_traps counted the engine's instructions ($((u1 - u0)))"
+else
+	ktap_fail "user_traps counted the engine's instructions"
+fi
+if [ "$v1" = "$v0" ]; then
+	ktap_pass "no violation by the engine"
+else
+	ktap_diag "$(tail -n 10 "$sim/violations_log")"
+	ktap_fail "no violation by the engine ($((v1 - v0)))"
+fi
+ktap_finish
