@@ -67,23 +67,9 @@ done
 
 # report lines of lib/sim_user.c as KTAP
 run() {
-	local line status rest desc diag
-	while IFS= read -r line; do
-		status=${line%% *}
-		rest=${line#* }
-		desc=${rest%% | *}
-		diag=
-		[[ "$rest" == *" | "* ]] && diag=${rest#* | }
-		case $status in
-		PASS) ktap_pass "$desc" ;;
-		SKIP) ktap_skip "$desc" "$diag" ;;
-		FAIL) [ -n "$diag" ] && ktap_diag "$diag"
-		      ktap_fail "$desc" ;;
-		WRONG) wrong=$rest ;;
-		'#') ktap_diag "$rest" ;;
-		*) ktap_diag "$line" ;;
-		esac
-	done < <("$tmp/sim_user" "$@" 2>&1; echo "# exit status $?")
+	KTAP_WRONG=
+	ktap_report < <("$tmp/sim_user" "$@" 2>&1; echo "# exit status $?")
+	wrong=${KTAP_WRONG:-}
 }
 
 u0=$(sim_counter user_traps)

@@ -60,19 +60,7 @@ if [ ! -d /sys/kernel/debug/padlock-simtest ]; then
 fi
 
 start=$(date +%s)
-while IFS= read -r line; do
-	status=${line%% *}
-	rest=${line#* }
-	desc=${rest%% | *}
-	diag=
-	[[ "$rest" == *" | "* ]] && diag=${rest#* | }
-	case $status in
-	PASS) ktap_pass "$desc" ;;
-	SKIP) ktap_skip "$desc" "$diag" ;;
-	FAIL) [ -n "$diag" ] && ktap_diag "$diag"; ktap_fail "$desc" ;;
-	*) ktap_diag "$line" ;;
-	esac
-done < <(python3 "$dir/lib/sim_kat.py" aes ctr sha rng violations interrupts \
+ktap_report < <(python3 "$dir/lib/sim_kat.py" aes ctr sha rng violations interrupts \
 		clobbers counters sigill 2>&1; python3 "$dir/lib/sim_keycache.py" 2>&1)
 ktap_diag "python tests took $(( $(date +%s) - start ))s"
 

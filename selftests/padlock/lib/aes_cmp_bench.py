@@ -20,7 +20,7 @@ import socket
 import sys
 import time
 
-SIM = "/sys/kernel/debug/padlock-sim"
+from aes_afalg import SIM, sim_reset
 
 
 def counters():
@@ -37,14 +37,6 @@ def counters():
 
 def xcrypt(c):
     return sum(v for k, v in c.items() if k.startswith("xcrypt_"))
-
-
-def sim_reset():
-    try:
-        with open(f"{SIM}/reset", "w") as f:
-            f.write("1\n")
-    except OSError:
-        pass
 
 
 def one(tfm, src, dst, n, iv):

@@ -30,6 +30,29 @@ ktap_check() {
 		ktap_fail "$desc"
 	fi
 }
+# ktap_report: read "STATUS description | diagnostic" lines (PASS, SKIP,
+# FAIL, "#" comments; as the test helpers in lib/ print them) from stdin
+# and report them as KTAP.  Any other line becomes a diagnostic, except
+# WRONG lines, whose rest is left in $KTAP_WRONG for the caller.
+ktap_report() {
+	local line status rest desc diag
+	while IFS= read -r line; do
+		status=${line%% *}
+		rest=${line#* }
+		desc=${rest%% | *}
+		diag=
+		[[ "$rest" == *" | "* ]] && diag=${rest#* | }
+		case $status in
+		PASS) ktap_pass "$desc" ;;
+		SKIP) ktap_skip "$desc" "$diag" ;;
+		FAIL) [ -n "$diag" ] && ktap_diag "$diag"
+		      ktap_fail "$desc" ;;
+		WRONG) KTAP_WRONG=$rest ;;
+		'#') ktap_diag "$rest" ;;
+		*) ktap_diag "$line" ;;
+		esac
+	done
+}
 ktap_skip_all() { echo "1..0 # SKIP $1"; exit $KSFT_SKIP; }
 ktap_finish() {
 	[ $KTAP_PLANNED = 1 ] || echo "1..$KTAP_NUM"

@@ -31,6 +31,7 @@
 /* what include/padlock-asm.h expects from a user-space includer */
 typedef uint8_t u8;
 typedef uint32_t u32;
+#undef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #define __aligned(x) __attribute__((__aligned__(x)))
 #include "padlock-asm.h"
@@ -287,7 +288,7 @@ static int memory(void)
 	static struct padlock_cword bad_cw;
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = 3 * page;
-	uint8_t *buf, *ref, *ro, *copy;
+	uint8_t *buf, *ref, *ro, *copy, *hole;
 	struct ecb_args a;
 	int gen, i;
 
@@ -342,8 +343,15 @@ static int memory(void)
 	a = (struct ecb_args){ key, buf, ro, &cw_enc128, 1 };
 	check_signal("read-only destination: SIGSEGV", &a, SIGSEGV);
 
-	/* an unmapped source */
-	a = (struct ecb_args){ key, ro + 64 * page, buf, &cw_enc128, 1 };
+	/*
+	 * An unmapped source: a page mapped and given back, so nothing else
+	 * can be there (an address at a distance from a mapping could land in
+	 * another one, depending on the kernel's mmap layout).
+	 */
+	hole = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hole == MAP_FAILED || munmap(hole, page))
+		return 1;
+	a = (struct ecb_args){ key, hole, buf, &cw_enc128, 1 };
 	check_signal("unmapped source: SIGSEGV", &a, SIGSEGV);
 
 	/* the rules: violations are SIGILL (silicon: #UD/#GP) */
