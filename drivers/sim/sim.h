@@ -114,9 +114,7 @@ __printf(2, 3) bool sim_violation(struct pt_regs *regs, const char *fmt, ...);
 /* Inaccessible memory: a violation that can never be executed anyway. */
 __printf(2, 3) void sim_fault(struct pt_regs *regs, const char *fmt, ...);
 /* For padlock-simtest: violations on this CPU are deliberate. */
-void padlock_sim_expect_fault(bool on);
-u64 padlock_sim_last_cost(void);
-void padlock_sim_set_trap_overhead(u64 cycles);
+#include "sim-export.h"
 
 /*
  * Set on this CPU while the die notifier executes an instruction raised in

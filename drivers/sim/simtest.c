@@ -30,9 +30,7 @@
 
 #include "padlock-asm.h"	/* encodings only: this is a test instrument */
 
-void padlock_sim_expect_fault(bool on);
-u64 padlock_sim_last_cost(void);
-void padlock_sim_set_trap_overhead(u64 cycles);
+#include "sim-export.h"
 
 #define SIMTEST_MAGIC	0x54534c50	/* "PLST" */
 #define SIMTEST_MAX_DATA 8192
