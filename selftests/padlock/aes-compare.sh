@@ -10,6 +10,7 @@
 CMP_PY="$(dirname "$0")/lib/aes_cmp_bench.py"
 
 ktap_header
+padlock_need_afalg_drivers
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 aes_skip_twin_small
 # make check: the erratum profile, plain Nano on the oldest and newest

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib/ktap.sh"
 
 ktap_header
+padlock_need_afalg_drivers
 case "$PADLOCK_KERNEL" in
 6.1|sid) ;;
 *) ktap_skip_all "padlock-bench is exercised on 6.1 and sid only (kernel ${PADLOCK_KERNEL:-unknown})" ;;

@@ -20,6 +20,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/lib/ktap.sh"
 
 ktap_header
+padlock_need_afalg_drivers
 P=/sys/module/cryptomgr/parameters
 sim=/sys/kernel/debug/padlock-sim
 [ -e $P/fuzz_iterations ] ||

@@ -13,6 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header
+padlock_need_afalg_drivers
 padlock_small_only_on "*/nano" "*/zhaoxin" "6.1-686/c7"
 
 case "$PADLOCK_PROFILE" in

@@ -12,6 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header
+# nano-s2 differs from nano only in its AES stepping-2 workaround
+padlock_skip_twin_small "nano-s2=nano"
+padlock_need_afalg_drivers
 
 case "$PADLOCK_PROFILE" in
 c3) ktap_skip_all "profile c3 (VIA C3 Nehemiah) has no PHE hash engine" ;;

@@ -10,6 +10,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/lib/ktap.sh"
 
 ktap_header
+padlock_need_afalg_drivers
 sim=/sys/kernel/debug/padlock-sim
 [ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
 prof=$(awk 'NR == 1 { print $1 }' "$sim/profile")

@@ -144,15 +144,5 @@ aes_py() {
 # same driver paths, so the counts and results would repeat.  make
 # check-long runs them on every profile.
 aes_skip_twin_small() {
-	local twin
-	case "$PADLOCK_PROFILE" in
-	zhaoxin*) twin=nano ;;
-	c7) twin=c3 ;;
-	*) return 0 ;;
-	esac
-	[ "$PADLOCK_SCALE" = small ] || return 0
-	if awk -v k="${PADLOCK_KERNEL:-}" -v t="$twin" '$1 == k && ("," $4 ",") ~ ("," t ",") { f = 1 }
-		END { exit !f }' "$PADLOCK_TOP/tools/kernels/matrix" 2>/dev/null; then
-		ktap_skip_all "profile $PADLOCK_PROFILE has $twin's ACE units and fetch sizes; run on $PADLOCK_KERNEL/$twin (every profile: make check-long)"
-	fi
+	padlock_skip_twin_small "zhaoxin*=nano" "c7=c3"
 }
