@@ -147,6 +147,20 @@ PY
 		ktap_skip_all "AF_ALG on $(uname -r) cannot pin a driver by name, which this program's comparisons need: it $r"
 }
 
+# padlock_small_not_on PATTERN...: at small scale (make check), skip the
+# whole program on KERNEL/PROFILE matching one of the shell patterns (a VM
+# booted for other programs' sake); make check-long runs it there too.
+padlock_small_not_on() {
+	local pat
+	[ "$PADLOCK_SCALE" = small ] || return 0
+	for pat in "$@"; do
+		# shellcheck disable=SC2254
+		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in
+		$pat) ktap_skip_all "make check does not run this on $PADLOCK_KERNEL/$PADLOCK_PROFILE (booted for other programs; every kernel and profile: make check-long)" ;;
+		esac
+	done
+}
+
 # padlock_skip_twin_small PROFILE=TWIN...: at small scale (make check),
 # skip the whole program on a profile (shell pattern) whose units this
 # program exercises exactly as on TWIN, when make check boots the same kernel
