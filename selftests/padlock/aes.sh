@@ -9,7 +9,7 @@
 ktap_header
 # 6.16 boots for its block-only shash path (docs/kernels.md)
 padlock_small_not_on "6.16/*"
-padlock_need_afalg_drivers
+padlock_afalg_by_name
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 modprobe -q af_alg 2>/dev/null
@@ -63,11 +63,11 @@ ready=$(mktemp)
 python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET, 0)
-s.bind(("skcipher", "cbc-aes-padlock"))
+s.bind(("skcipher", sys.argv[2]))
 s.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY, bytes(16))
 open(sys.argv[1], "w").write("up")
 time.sleep(60)
-' "$ready" &
+' "$ready" "$([ "$PADLOCK_AFALG_PIN" = 1 ] && echo cbc-aes-padlock || echo "cbc(aes)")" &
 holder=$!
 for i in $(seq 1 50); do [ -s "$ready" ] && break; sleep 0.2; done
 if [ -s "$ready" ] && ! rmmod padlock_aes 2>/dev/null && [ "$(aes_which)" = ours ]; then

@@ -52,6 +52,14 @@ aes_load_ours() {
 	for d in $(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' '); do
 		modprobe -q "$d"
 	done
+	# On a CPU with AES-NI too (Zhaoxin), padlock-aes registers below
+	# aesni by default, so the kernel would pick AES-NI once aesni_intel
+	# is loaded; these tests are about PadLock: priority=450, the knob a
+	# user sets to prefer it (load.sh checks the default).
+	case " $* " in
+	*" priority="*) ;;
+	*) grep -qw aes /proc/cpuinfo && set -- "$@" priority=450 ;;
+	esac
 	insmod "$ko" "$@"
 }
 

@@ -111,16 +111,20 @@ padlock_small_only_on() {
 	ktap_skip_all "make check runs this on $* only (every kernel and profile: make check-long)"
 }
 
-# padlock_need_afalg_drivers: skip the whole program when AF_ALG cannot
-# bind an implementation by its driver name (cra_driver_name), which the
-# program's comparisons need.  Linux 7.3 (Debian 7.3.4) takes only
-# algorithm names ("ecb(aes)"): "ecb-aes-padlock", "ecb-aes-lib" and
-# "sha256-lib" all give ENOENT there while "sha256" binds.  Decided by
-# trying, not by version: bind the driver that serves "sha256" now.
-padlock_need_afalg_drivers() {
-	local r
+# padlock_afalg_pin_probe: print why AF_ALG cannot bind an implementation
+# by its driver name (cra_driver_name); print nothing when it can.  Linux
+# 7.3 (Debian 7.3.4) takes only algorithm names ("ecb(aes)"):
+# "ecb-aes-padlock", "ecb-aes-lib" and "sha256-lib" all give ENOENT there
+# while "sha256" binds.  Decided by trying, not by version: bind the driver
+# that serves "sha256" now.  PADLOCK_AFALG_PIN=0 pretends it cannot (to run
+# the by-name paths of aes.sh and sha.sh on any kernel).
+padlock_afalg_pin_probe() {
+	if [ "${PADLOCK_AFALG_PIN:-}" = 0 ]; then
+		echo "PADLOCK_AFALG_PIN=0 says so"
+		return
+	fi
 	modprobe -q algif_hash 2> /dev/null
-	r=$(python3 - 2>&1 <<'PY'
+	python3 - 2>&1 <<'PY'
 import socket
 drv = None
 with open("/proc/crypto") as f:
@@ -142,9 +146,32 @@ try:
 except OSError as e:
     print(f"binds 'sha256' but not its driver '{drv}' ({e.strerror})")
 PY
-)
+}
+
+# padlock_need_afalg_drivers: skip the whole program when AF_ALG cannot
+# pin a driver by name, which the program's comparisons need.
+padlock_need_afalg_drivers() {
+	local r
+	r=$(padlock_afalg_pin_probe)
 	[ -z "$r" ] ||
 		ktap_skip_all "AF_ALG on $(uname -r) cannot pin a driver by name, which this program's comparisons need: it $r"
+}
+
+# padlock_afalg_by_name: for programs that can test through algorithm
+# names instead (aes.sh, sha.sh).  Sets PADLOCK_AFALG_PIN=1 when AF_ALG pins
+# drivers by name; otherwise sets it to 0 and says so: the program then
+# binds the algorithm name (ours must be its highest-priority driver, which
+# the program checks) and compares with a user-space reference.
+padlock_afalg_by_name() {
+	local r
+	r=$(padlock_afalg_pin_probe)
+	if [ -z "$r" ]; then
+		PADLOCK_AFALG_PIN=1
+	else
+		PADLOCK_AFALG_PIN=0
+		ktap_diag "AF_ALG on $(uname -r) cannot pin a driver by name ($r): binding algorithm names, user-space reference (python3-cryptography, hashlib)"
+	fi
+	export PADLOCK_AFALG_PIN
 }
 
 # padlock_small_not_on PATTERN...: at small scale (make check), skip the
