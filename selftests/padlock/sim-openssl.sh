@@ -12,6 +12,8 @@
 dir=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=selftests/padlock/lib/ktap.sh
 . "$dir/lib/ktap.sh"
+# shellcheck source=selftests/padlock/lib/openssl-engine.sh
+. "$dir/lib/openssl-engine.sh"
 
 ktap_header
 # minutes under software emulation: make check runs it on 6.1's 64-bit
@@ -22,9 +24,8 @@ sim=/sys/kernel/debug/padlock-sim
 [ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"
 command -v openssl > /dev/null || ktap_skip_all "openssl is not installed in this root"
 command -v python3 > /dev/null || ktap_skip_all "python3 missing"
-edir=$(openssl version -e 2>/dev/null | sed -n 's/^ENGINESDIR: "\(.*\)"$/\1/p')
-so=$edir/padlock.so
-[ -r "$so" ] || ktap_skip_all "OpenSSL's padlock engine is not in this root (${so:-no ENGINESDIR})"
+so=$(openssl_engine_so)
+[ -n "$so" ] || ktap_skip_all "OpenSSL's padlock engine (engines-3/padlock.so) is not in this root"
 grep -qw ace /proc/cpuinfo || ktap_skip_all "no PadLock ACE unit on profile $PADLOCK_PROFILE"
 
 tmp=$(mktemp -d)
@@ -35,29 +36,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The engine's CPUID sites: the instruction right after each
-# "mov $0xc000000N, %eax; [push %ebx;] cpuid" (b8 imm32 [53] 0f a2; the
-# push is the 32-bit engine's), as file offsets.
-sites=$(python3 - "$so" <<'EOF'
-import re
-import sys
-
-data = open(sys.argv[1], "rb").read()
-for leaf in (0xC0000000, 0xC0000001):
-    pat = re.escape(b"\xb8" + leaf.to_bytes(4, "little")) + rb"\x53?\x0f\xa2"
-    for m in re.finditer(pat, data):
-        print(f"{m.end():#x} {leaf:#x}")
-EOF
-)
-n=0
-while read -r off leaf; do
-	[ -n "$off" ] || continue
-	if echo "$so $off $leaf" > "$sim/user_cpuid"; then
-		n=$((n + 1))
-	else
-		ktap_diag "user_cpuid: $so $off $leaf refused"
-	fi
-done <<< "$sites"
+n=$(openssl_engine_cpuid "$sim" "$so" 2> "$tmp/refused")
+[ -s "$tmp/refused" ] && ktap_diag "$(cat "$tmp/refused")"
 ktap_diag "$(tr '\n' ';' < "$sim/user_cpuid")"
 if [ "$n" -ge 2 ]; then
 	ktap_pass "CPUID leaves 0xC0000000/0xC0000001 provided at the engine's $n CPUID sites"
@@ -66,48 +46,8 @@ else
 	ktap_finish
 fi
 
-# The engine's key reloads: "pushf; popf" pairs (instruction boundaries as
-# objdump decodes them) that are not right before an xcrypt, so that the
-# simulator sees EFLAGS bit 30 cleared (debugfs user_popf, at the
-# instruction after the pair).  Under QEMU the engine always reads bit 30
-# as clear (it cannot be set), skips the popf of its context check and
-# expects a reload: the site after that pair (also reached when the popf
-# is skipped) gives the simulator the reload the engine counts on.
-if command -v objdump > /dev/null; then
-	pairs=$(objdump -d --no-show-raw-insn "$so" 2>/dev/null | python3 -c '
-import re
-import struct
-import sys
-
-# file offset of a virtual address, from the ELF program headers
-elf = open(sys.argv[1], "rb").read()
-is64 = elf[4] == 2
-phoff, phentsize, phnum = (struct.unpack_from("<Q", elf, 32)[0], *struct.unpack_from("<HH", elf, 54)) \
-    if is64 else (struct.unpack_from("<I", elf, 28)[0], *struct.unpack_from("<HH", elf, 42))
-segs = []
-for i in range(phnum):
-    o = phoff + i * phentsize
-    if is64:
-        typ, _, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", elf, o)
-    else:
-        typ, off, vaddr, _, filesz = struct.unpack_from("<IIIII", elf, o)
-    if typ == 1:
-        segs.append((vaddr, off, filesz))
-insns = []
-for line in sys.stdin:
-    m = re.match(r"\s*([0-9a-f]+):\s+(\S+)", line)
-    if m:
-        insns.append((int(m.group(1), 16), m.group(2)))
-for (a, x), (_, y) in zip(insns, insns[1:]):
-    if x.startswith("pushf") and y.startswith("popf"):
-        for vaddr, off, filesz in segs:
-            if vaddr <= a < vaddr + filesz:
-                print(hex(a + 2 - vaddr + off))
-' "$so")
-	np=0
-	for off in $pairs; do
-		echo "$so $off" > "$sim/user_popf" && np=$((np + 1))
-	done
+np=$(openssl_engine_popf "$sim" "$so")
+if [ "$np" -ge 0 ]; then
 	ktap_diag "key reloads watched at $np pushf; popf pairs of the engine"
 else
 	ktap_diag "no objdump: the engine's separate pushf; popf key reloads are not watched"

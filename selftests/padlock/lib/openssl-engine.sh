@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+# OpenSSL's padlock engine (engines-3/padlock.so) under padlock-sim's
+# user-mode emulation: the set-up shared by sim-openssl.sh and
+# tools/openssl-speed-icount.sh.  Source it; SIM is the simulator's debugfs
+# directory.
+#
+#   openssl_engine_so               the engine's path (empty if none)
+#   openssl_engine_cpuid SIM SO     provide CPUID leaves 0xC0000000/1 at the
+#                                   engine's CPUID sites; prints how many
+#   openssl_engine_popf SIM SO      watch the engine's separate key reloads;
+#                                   prints how many (-1 without objdump)
+
+openssl_engine_so() {
+	local edir
+	edir=$(openssl version -e 2>/dev/null | sed -n 's/^ENGINESDIR: "\(.*\)"$/\1/p')
+	[ -n "$edir" ] && [ -r "$edir/padlock.so" ] && echo "$edir/padlock.so"
+}
+
+# The engine decides from CPUID leaf 0xC0000001, which QEMU's software CPU
+# hides.  Its CPUID sites: the instruction right after each
+# "mov $0xc000000N, %eax; [push %ebx;] cpuid" (b8 imm32 [53] 0f a2; the
+# push is the 32-bit engine's), as file offsets; the simulator's debugfs
+# user_cpuid replaces the results there with the profile's leaves.
+openssl_engine_cpuid() {
+	local sim=$1 so=$2 sites off leaf n=0
+	sites=$(python3 - "$so" <<'EOF'
+import re
+import sys
+
+data = open(sys.argv[1], "rb").read()
+for leaf in (0xC0000000, 0xC0000001):
+    pat = re.escape(b"\xb8" + leaf.to_bytes(4, "little")) + rb"\x53?\x0f\xa2"
+    for m in re.finditer(pat, data):
+        print(f"{m.end():#x} {leaf:#x}")
+EOF
+)
+	while read -r off leaf; do
+		[ -n "$off" ] || continue
+		if echo "$so $off $leaf" > "$sim/user_cpuid"; then
+			n=$((n + 1))
+		else
+			echo "user_cpuid: $so $off $leaf refused" >&2
+		fi
+	done <<< "$sites"
+	echo "$n"
+}
+
+# The engine's key reloads: "pushf; popf" pairs (instruction boundaries as
+# objdump decodes them) that are not right before an xcrypt, so that the
+# simulator sees EFLAGS bit 30 cleared (debugfs user_popf, at the
+# instruction after the pair).  Under QEMU the engine always reads bit 30
+# as clear (it cannot be set), skips the popf of its context check and
+# expects a reload: the site after that pair (also reached when the popf
+# is skipped) gives the simulator the reload the engine counts on.  Each
+# site is a uprobe: two traps per hit that the simulator's cost file does
+# not see.
+openssl_engine_popf() {
+	local sim=$1 so=$2 pairs off np=0
+	if ! command -v objdump > /dev/null; then
+		echo -1
+		return
+	fi
+	pairs=$(objdump -d --no-show-raw-insn "$so" 2>/dev/null | python3 -c '
+import re
+import struct
+import sys
+
+# file offset of a virtual address, from the ELF program headers
+elf = open(sys.argv[1], "rb").read()
+is64 = elf[4] == 2
+phoff, phentsize, phnum = (struct.unpack_from("<Q", elf, 32)[0], *struct.unpack_from("<HH", elf, 54)) \
+    if is64 else (struct.unpack_from("<I", elf, 28)[0], *struct.unpack_from("<HH", elf, 42))
+segs = []
+for i in range(phnum):
+    o = phoff + i * phentsize
+    if is64:
+        typ, _, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", elf, o)
+    else:
+        typ, off, vaddr, _, filesz = struct.unpack_from("<IIIII", elf, o)
+    if typ == 1:
+        segs.append((vaddr, off, filesz))
+insns = []
+for line in sys.stdin:
+    m = re.match(r"\s*([0-9a-f]+):\s+(\S+)", line)
+    if m:
+        insns.append((int(m.group(1), 16), m.group(2)))
+for (a, x), (_, y) in zip(insns, insns[1:]):
+    if x.startswith("pushf") and y.startswith("popf"):
+        for vaddr, off, filesz in segs:
+            if vaddr <= a < vaddr + filesz:
+                print(hex(a + 2 - vaddr + off))
+' "$so")
+	for off in $pairs; do
+		echo "$so $off" > "$sim/user_popf" && np=$((np + 1))
+	done
+	echo "$np"
+}
