@@ -48,13 +48,14 @@ clean:
 	-@if [ -e tools/padlock-bench/Makefile ]; then $(MAKE) -C tools/padlock-bench clean; fi
 	rm -rf build
 
-# DKMS: the source list is exactly what tools/kernels/lib.sh's module_sources
-# prints (the same files the matrix build uses).
+# DKMS: the source list is exactly what tools/kernels/lib.sh's dkms_sources
+# prints (the matrix build's files less drivers/sim/ and drivers/test/: the
+# simulator and the test modules never ship).
 dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms is missing: apt-get install dkms"; exit 1; }
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
-	bash -c '. tools/kernels/lib.sh; module_sources' | xargs cp --parents -t $(DKMS_SRC)
+	bash -c '. tools/kernels/lib.sh; dkms_sources' | xargs cp --parents -t $(DKMS_SRC)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
 	install -D -m 644 dkms/padlock-blacklist-via-rng.conf $(MODPROBE_CONF)
 	dkms add -m $(DKMS_NAME) -v $(VERSION)
@@ -87,6 +88,11 @@ check-long:
 checkpatch:
 	tools/checkpatch
 
+# The installed-system tests: LUKS2 root image, padlock-dkms installed with
+# apt, booted by QEMU with and without the package (tools/image/check).
+check-image:
+	tools/image/check
+
 bench-figures:
 	tools/bench-figures
 
@@ -103,4 +109,4 @@ deb:
 
 .PHONY: deb
 
-.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long checkpatch debug-kernel check-debug bench-figures
+.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long check-image checkpatch debug-kernel check-debug bench-figures

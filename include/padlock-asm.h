@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only place in the project that emits PadLock instructions.
+ * The PadLock asm of the product: the only place in what ships (the
+ * drivers and their DKMS sources) that emits PadLock instructions.  The
+ * only other PadLock asm in the tree is the test instruments' header,
+ * drivers/test/padlock-test-asm.h (raw wrappers and two encodings no
+ * driver may issue), which builds on the encodings below and is never
+ * shipped.
  *
  * Every wrapper states, in its asm operands, exactly what the instruction
  * reads ("input"), what it advances or rewrites ("+" operands) and what it
@@ -36,7 +41,6 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
-#include <asm/asm.h>
 /* The kernel is built without a red zone: pushf may use the stack. */
 #define PADLOCK_RELOAD		"pushf\n\tpopf\n\t"
 #else
@@ -68,13 +72,6 @@
 #define PADLOCK_OP_XSHA256	".byte 0xf3,0x0f,0xa6,0xd0"
 #define PADLOCK_OP_XSHA384	".byte 0xf3,0x0f,0xa6,0xd8"
 #define PADLOCK_OP_XSHA512	".byte 0xf3,0x0f,0xa6,0xe0"
-
-/*
- * Forms that are not driven by anything but the simulator's tests: the
- * F2-prefixed XCRYPT-ECB is undefined (docs/hardware.md 1.1), MONTMUL is not modelled.
- */
-#define PADLOCK_OP_F2_XCRYPT_ECB	".byte 0xf2,0x0f,0xa7,0xc8"
-#define PADLOCK_OP_MONTMUL	".byte 0xf3,0x0f,0xa6,0xc0"
 
 #define PADLOCK_ALIGN		16
 
@@ -229,50 +226,5 @@ static __always_inline u32 padlock_rep_xstore(void *dst, unsigned long count,
 	*remaining = count;
 	return status;
 }
-
-#ifdef __KERNEL__
-/*
- * For test instruments only (padlock-simtest, the simulator's test module):
- * padlock_raw_NAME(r) executes one encoding with every operand register
- * taken from and returned in r[] (rSI, rDI, rCX, rAX, rDX, rBX), under an
- * exception-table fixup.  Returns true when the instruction faulted.
- * padlock_raw_reload_NAME(r) issues "pushf; popf" right before it, as the
- * drivers do; the plain form lets a test run on whatever key the engine
- * holds.
- */
-#define PADLOCK_DEFINE_RAW(name, pre, op)				\
-static inline bool padlock_raw_##name(unsigned long r[6])		\
-{									\
-	int faulted = 1;						\
-									\
-	asm volatile(pre "1:	" op "\n"				\
-		     "	movl $0, %[f]\n"				\
-		     "2:\n"						\
-		     _ASM_EXTABLE(1b, 2b)				\
-		     : [f] "+m" (faulted), "+S" (r[0]), "+D" (r[1]),	\
-		       "+c" (r[2]), "+a" (r[3]), "+d" (r[4]), "+b" (r[5])	\
-		     : : "memory", "cc");				\
-	return faulted;							\
-}
-
-PADLOCK_DEFINE_RAW(xstore, "", PADLOCK_OP_XSTORE)
-PADLOCK_DEFINE_RAW(rep_xstore, "", PADLOCK_OP_REP_XSTORE)
-PADLOCK_DEFINE_RAW(xcrypt_ecb, "", PADLOCK_OP_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(xcrypt_cbc, "", PADLOCK_OP_XCRYPT_CBC)
-PADLOCK_DEFINE_RAW(xcrypt_ctr, "", PADLOCK_OP_XCRYPT_CTR)
-PADLOCK_DEFINE_RAW(xcrypt_cfb, "", PADLOCK_OP_XCRYPT_CFB)
-PADLOCK_DEFINE_RAW(xcrypt_ofb, "", PADLOCK_OP_XCRYPT_OFB)
-PADLOCK_DEFINE_RAW(reload_xcrypt_ecb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(reload_xcrypt_cbc, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CBC)
-PADLOCK_DEFINE_RAW(reload_xcrypt_ctr, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CTR)
-PADLOCK_DEFINE_RAW(reload_xcrypt_cfb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CFB)
-PADLOCK_DEFINE_RAW(reload_xcrypt_ofb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_OFB)
-PADLOCK_DEFINE_RAW(xsha1, "", PADLOCK_OP_XSHA1)
-PADLOCK_DEFINE_RAW(xsha256, "", PADLOCK_OP_XSHA256)
-PADLOCK_DEFINE_RAW(xsha384, "", PADLOCK_OP_XSHA384)
-PADLOCK_DEFINE_RAW(xsha512, "", PADLOCK_OP_XSHA512)
-PADLOCK_DEFINE_RAW(f2_xcrypt_ecb, "", PADLOCK_OP_F2_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(montmul, "", PADLOCK_OP_MONTMUL)
-#endif /* __KERNEL__ */
 
 #endif /* PADLOCK_ASM_H */

@@ -28,30 +28,6 @@
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 
-static inline bool padlock_cpu_has_ace(void)
-{
-	return boot_cpu_has(X86_FEATURE_XCRYPT) &&
-	       boot_cpu_has(X86_FEATURE_XCRYPT_EN);
-}
-
-static inline bool padlock_cpu_has_ace2(void)
-{
-	return boot_cpu_has(X86_FEATURE_ACE2) &&
-	       boot_cpu_has(X86_FEATURE_ACE2_EN);
-}
-
-static inline bool padlock_cpu_has_phe(void)
-{
-	return boot_cpu_has(X86_FEATURE_PHE) &&
-	       boot_cpu_has(X86_FEATURE_PHE_EN);
-}
-
-static inline bool padlock_cpu_has_rng(void)
-{
-	return boot_cpu_has(X86_FEATURE_XSTORE) &&
-	       boot_cpu_has(X86_FEATURE_XSTORE_EN);
-}
-
 /*
  * PHE2 (SHA-384/512, Zhaoxin): bits 25/26 of CPUID 0xC0000001 EDX.  No
  * kernel up to 7.2 names them, but the kernel copies that whole register
@@ -60,11 +36,18 @@ static inline bool padlock_cpu_has_rng(void)
 #define PADLOCK_FEATURE_PHE2	(5 * 32 + 25)
 #define PADLOCK_FEATURE_PHE2_EN	(5 * 32 + 26)
 
-static inline bool padlock_cpu_has_phe2(void)
-{
-	return boot_cpu_has(PADLOCK_FEATURE_PHE2) &&
-	       boot_cpu_has(PADLOCK_FEATURE_PHE2_EN);
+/* padlock_cpu_has_UNIT(): the unit's "present" and "enabled" bits are set. */
+#define PADLOCK_CPU_HAS_UNIT(unit, present, enabled)			\
+static inline bool padlock_cpu_has_##unit(void)				\
+{									\
+	return boot_cpu_has(present) && boot_cpu_has(enabled);		\
 }
+
+PADLOCK_CPU_HAS_UNIT(ace, X86_FEATURE_XCRYPT, X86_FEATURE_XCRYPT_EN)
+PADLOCK_CPU_HAS_UNIT(ace2, X86_FEATURE_ACE2, X86_FEATURE_ACE2_EN)
+PADLOCK_CPU_HAS_UNIT(phe, X86_FEATURE_PHE, X86_FEATURE_PHE_EN)
+PADLOCK_CPU_HAS_UNIT(phe2, PADLOCK_FEATURE_PHE2, PADLOCK_FEATURE_PHE2_EN)
+PADLOCK_CPU_HAS_UNIT(rng, X86_FEATURE_XSTORE, X86_FEATURE_XSTORE_EN)
 
 /* AES-NI (CPUID 1 ECX bit 25): Zhaoxin parts have it next to PadLock ACE. */
 static inline bool padlock_cpu_has_aesni(void)

@@ -29,16 +29,17 @@
  *
  * A poll that finds no data ("no data yet", counted in .../parameters/
  * nodata, not a failure) is retried within a fixed budget per read:
- * PL_RNG_SPINS retries PL_RNG_SPIN_US apart (a healthy RNG refills within
- * microseconds), then PL_RNG_NAPS retries after sleeping PL_RNG_NAP_MS
- * each, i.e. about 0.2 s (0.25 s with jiffy rounding) plus scheduling
- * delays.  A read that already has data returns it (short) instead of
- * sleeping; a read that may not wait (O_NONBLOCK, the core's early
- * randomness) or is interrupted returns what it has, maybe 0 bytes; one
- * that spent the whole budget without a byte fails with -EIO, counts as a
- * failure and logs (rate-limited): the RNG has stalled.  The sleeps end
- * early for a signal, for kthread_stop() of the hw_random fill thread and
- * when the module is being removed, so rmmod waits for one nap at most.
+ * PADLOCK_RNG_SPINS retries PADLOCK_RNG_SPIN_US apart (a healthy RNG
+ * refills within microseconds), then PADLOCK_RNG_NAPS retries after
+ * sleeping PADLOCK_RNG_NAP_MS each, i.e. about 0.2 s (0.25 s with jiffy
+ * rounding) plus scheduling delays.  A read that already has data returns it
+ * (short) instead of sleeping; a read that may not wait (O_NONBLOCK, the
+ * core's early randomness) or is interrupted returns what it has, maybe 0
+ * bytes; one that spent the whole budget without a byte fails with -EIO,
+ * counts as a failure and logs (rate-limited): the RNG has stalled.  The
+ * sleeps end early for a signal, for kthread_stop() of the hw_random fill
+ * thread and when the module is being removed, so rmmod waits for one nap
+ * at most.
  *
  * The entropy credit (quality=, per mille of 1024) defaults to a token 1:
  * the data is mixed into the kernel's pool but hardly credited, because
@@ -77,113 +78,113 @@ module_param(nodata, ulong, 0444);
 MODULE_PARM_DESC(nodata, "XSTOREs that found no data yet (byte count 0), retried within the budget (read-only)");
 
 /* RNG status word / MSR 0x110B bits (docs/hardware.md 1.8). */
-#define PL_RNG_MSR		0x110b
-#define PL_RNG_ST_COUNT		0x0000001fU	/* bytes stored by the last store */
-#define PL_RNG_ST_ENABLE	0x00000040U
-#define PL_RNG_ST_NOISE1	0x00000100U
-#define PL_RNG_ST_NOISE2	0x00000200U
-#define PL_RNG_ST_BIAS		0x00001c00U	/* DC bias, must be 0 */
-#define PL_RNG_ST_RAWBITS	0x00002000U	/* whitening off */
-#define PL_RNG_ST_SF_ENABLE	0x00004000U
-#define PL_RNG_ST_SF_FAIL	0x00008000U
-#define PL_RNG_ST_SF_COUNT	0x007f0000U
+#define PADLOCK_RNG_MSR			0x110b
+#define PADLOCK_RNG_ST_COUNT		0x0000001fU	/* bytes stored by the last store */
+#define PADLOCK_RNG_ST_ENABLE		0x00000040U
+#define PADLOCK_RNG_ST_NOISE1		0x00000100U
+#define PADLOCK_RNG_ST_NOISE2		0x00000200U
+#define PADLOCK_RNG_ST_BIAS		0x00001c00U	/* DC bias, must be 0 */
+#define PADLOCK_RNG_ST_RAWBITS		0x00002000U	/* whitening off */
+#define PADLOCK_RNG_ST_SF_ENABLE	0x00004000U
+#define PADLOCK_RNG_ST_SF_FAIL		0x00008000U
+#define PADLOCK_RNG_ST_SF_COUNT		0x007f0000U
 
 /*
  * rDX for XSTORE: 3 = one random byte per store (in a 32-bit store), the
  * slowest, most conservative rate setting, as used by the in-tree via-rng
  * (XSTORE), OpenBSD and Zhaoxin's own REP XSTORE code.
  */
-#define PL_RNG_RATE		3
-#define PL_RNG_STORE_BYTES	1	/* status byte count with rDX = 3 */
-#define PL_RNG_STORE		4	/* bytes written by one store */
-#define PL_RNG_SLACK		8
+#define PADLOCK_RNG_RATE	3
+#define PADLOCK_RNG_STORE_BYTES	1	/* status byte count with rDX = 3 */
+#define PADLOCK_RNG_STORE	4	/* bytes written by one store */
+#define PADLOCK_RNG_SLACK	8
 
 /* Retry budget of one read that finds no data: see the top of the file. */
-#define PL_RNG_SPINS		4
-#define PL_RNG_SPIN_US		10
-#define PL_RNG_NAPS		20
-#define PL_RNG_NAP_MS		10
+#define PADLOCK_RNG_SPINS	4
+#define PADLOCK_RNG_SPIN_US	10
+#define PADLOCK_RNG_NAPS	20
+#define PADLOCK_RNG_NAP_MS	10
 
 /* Set while the module is going away: readers stop waiting. */
-static bool pl_rng_dying;
+static bool padlock_rng_dying;
 
-enum pl_rng_result { PL_RNG_OK, PL_RNG_EMPTY, PL_RNG_BAD };
+enum padlock_rng_result { PADLOCK_RNG_OK, PADLOCK_RNG_EMPTY, PADLOCK_RNG_BAD };
 
-static enum pl_rng_result pl_rng_check(u32 status)
+static enum padlock_rng_result padlock_rng_check(u32 status)
 {
-	u32 count = status & PL_RNG_ST_COUNT;
+	u32 count = status & PADLOCK_RNG_ST_COUNT;
 
-	if (!(status & PL_RNG_ST_ENABLE) ||
-	    (status & (PL_RNG_ST_BIAS | PL_RNG_ST_RAWBITS | PL_RNG_ST_SF_FAIL)))
-		return PL_RNG_BAD;
+	if (!(status & PADLOCK_RNG_ST_ENABLE) ||
+	    (status & (PADLOCK_RNG_ST_BIAS | PADLOCK_RNG_ST_RAWBITS | PADLOCK_RNG_ST_SF_FAIL)))
+		return PADLOCK_RNG_BAD;
 	/* count 0: the store found no data yet */
 	if (!count)
-		return PL_RNG_EMPTY;
+		return PADLOCK_RNG_EMPTY;
 	/* any other count than the chunk asked for is unexpected */
-	return count == PL_RNG_STORE_BYTES ? PL_RNG_OK : PL_RNG_BAD;
+	return count == PADLOCK_RNG_STORE_BYTES ? PADLOCK_RNG_OK : PADLOCK_RNG_BAD;
 }
 
 /*
- * One XSTORE into @raw (PL_RNG_STORE bytes + slack): returns at once, with
+ * One XSTORE into @raw (PADLOCK_RNG_STORE bytes + slack): returns at once, with
  * a byte count of 0 when the RNG has no data; a byte found is @raw[0].
  */
-static u32 pl_rng_poll(u8 *raw)
+static u32 padlock_rng_poll(u8 *raw)
 {
-	return padlock_xstore(raw, PL_RNG_RATE);
+	return padlock_xstore(raw, PADLOCK_RNG_RATE);
 }
 
 /* Must a waiting reader stop waiting now? */
-static bool pl_rng_stop_waiting(void)
+static bool padlock_rng_stop_waiting(void)
 {
-	return signal_pending(current) || READ_ONCE(pl_rng_dying) ||
+	return signal_pending(current) || READ_ONCE(padlock_rng_dying) ||
 	       ((current->flags & PF_KTHREAD) && kthread_should_stop());
 }
 
 /* Wait before retry number @retry (1-based) of a poll that found no data. */
-static void pl_rng_nap(unsigned int retry)
+static void padlock_rng_nap(unsigned int retry)
 {
-	if (retry <= PL_RNG_SPINS)
-		udelay(PL_RNG_SPIN_US);
+	if (retry <= PADLOCK_RNG_SPINS)
+		udelay(PADLOCK_RNG_SPIN_US);
 	else
-		schedule_timeout_interruptible(msecs_to_jiffies(PL_RNG_NAP_MS));
+		schedule_timeout_interruptible(msecs_to_jiffies(PADLOCK_RNG_NAP_MS));
 }
 
 static int padlock_rng_read(struct hwrng *rng, void *data, size_t max,
 			    bool wait)
 {
-	u8 raw[PL_RNG_STORE + PL_RNG_SLACK];
+	u8 raw[PADLOCK_RNG_STORE + PADLOCK_RNG_SLACK];
 	unsigned int empty = 0;	/* polls in a row without data */
 	size_t done = 0;
 	u32 status;
 	int ret;
 
 	while (done < max) {
-		status = pl_rng_poll(raw);
-		switch (pl_rng_check(status)) {
-		case PL_RNG_OK:
+		status = padlock_rng_poll(raw);
+		switch (padlock_rng_check(status)) {
+		case PADLOCK_RNG_OK:
 			((u8 *)data)[done++] = raw[0];
 			empty = 0;
 			continue;
-		case PL_RNG_EMPTY:
+		case PADLOCK_RNG_EMPTY:
 			/*
 			 * No data yet: poll again within the budget, but
 			 * return what we have rather than sleep for more.
 			 */
 			nodata++;
-			if (!wait || pl_rng_stop_waiting())
+			if (!wait || padlock_rng_stop_waiting())
 				goto out;
-			if (++empty > PL_RNG_SPINS && done)
+			if (++empty > PADLOCK_RNG_SPINS && done)
 				goto out;
-			if (empty > PL_RNG_SPINS + PL_RNG_NAPS) {
+			if (empty > PADLOCK_RNG_SPINS + PADLOCK_RNG_NAPS) {
 				failures++;
 				pr_warn_ratelimited("RNG delivered no data in %u polls over about %u ms (stalled?): read fails with EIO\n",
-						    empty, PL_RNG_NAPS * PL_RNG_NAP_MS);
+						    empty, PADLOCK_RNG_NAPS * PADLOCK_RNG_NAP_MS);
 				ret = -EIO;
 				goto wipe;
 			}
-			pl_rng_nap(empty);
+			padlock_rng_nap(empty);
 			continue;
-		case PL_RNG_BAD:
+		case PADLOCK_RNG_BAD:
 			failures++;
 			pr_warn_ratelimited("RNG status 0x%08x is bad (disabled, raw bits, DC bias, string filter failure or unexpected byte count): no data returned\n",
 					    status);
@@ -212,24 +213,24 @@ static struct hwrng padlock_rng = {
  * Nehemiah from stepping 8 and Esther (model >= 10) have a second noise
  * source.
  */
-static int pl_rng_setup_msr(void)
+static int padlock_rng_setup_msr(void)
 {
 	struct cpuinfo_x86 *c = &boot_cpu_data;
 	u32 lo, hi;
 
-	if (rdmsr_safe(PL_RNG_MSR, &lo, &hi))
+	if (rdmsr_safe(PADLOCK_RNG_MSR, &lo, &hi))
 		goto fail;
-	lo &= ~(PL_RNG_ST_COUNT | PL_RNG_ST_BIAS | PL_RNG_ST_RAWBITS |
-		PL_RNG_ST_SF_ENABLE | PL_RNG_ST_SF_FAIL | PL_RNG_ST_SF_COUNT);
-	lo |= PL_RNG_ST_ENABLE | PL_RNG_ST_NOISE1;
+	lo &= ~(PADLOCK_RNG_ST_COUNT | PADLOCK_RNG_ST_BIAS | PADLOCK_RNG_ST_RAWBITS |
+		PADLOCK_RNG_ST_SF_ENABLE | PADLOCK_RNG_ST_SF_FAIL | PADLOCK_RNG_ST_SF_COUNT);
+	lo |= PADLOCK_RNG_ST_ENABLE | PADLOCK_RNG_ST_NOISE1;
 	if (c->x86_model >= 10 || (c->x86_model == 9 && c->x86_stepping > 7))
-		lo |= PL_RNG_ST_NOISE2;
-	if (wrmsr_safe(PL_RNG_MSR, lo, hi))
+		lo |= PADLOCK_RNG_ST_NOISE2;
+	if (wrmsr_safe(PADLOCK_RNG_MSR, lo, hi))
 		goto fail;
 	return 0;
 fail:
 	pr_info("cannot configure the RNG through MSR 0x%x: not registering\n",
-		PL_RNG_MSR);
+		PADLOCK_RNG_MSR);
 	return -ENODEV;
 }
 
@@ -239,10 +240,10 @@ static const struct x86_cpu_id padlock_rng_ids[] = {
 };
 MODULE_DEVICE_TABLE(x86cpu, padlock_rng_ids);
 
-static int __init padlock_rng_init(void)
+static int __init padlock_rng_mod_init(void)
 {
 	struct cpuinfo_x86 *c = &boot_cpu_data;
-	u8 raw[PL_RNG_STORE + PL_RNG_SLACK];
+	u8 raw[PADLOCK_RNG_STORE + PADLOCK_RNG_SLACK];
 	bool old_via = c->x86 == 6 && c->x86_model < 0x0f;
 	u32 status;
 	int err;
@@ -253,7 +254,7 @@ static int __init padlock_rng_init(void)
 		return -ENODEV;
 	}
 	if (old_via) {
-		err = pl_rng_setup_msr();
+		err = padlock_rng_setup_msr();
 		if (err)
 			return err;
 	}
@@ -262,9 +263,9 @@ static int __init padlock_rng_init(void)
 	 * The status word is a copy of the RNG MSR: check the enable there
 	 * (XSTORE returns it even when the RNG has no data).
 	 */
-	status = pl_rng_poll(raw);
+	status = padlock_rng_poll(raw);
 	memzero_explicit(raw, sizeof(raw));
-	if (!(status & PL_RNG_ST_ENABLE)) {
+	if (!(status & PADLOCK_RNG_ST_ENABLE)) {
 		pr_info("RNG is not enabled (status 0x%08x): not registering\n",
 			status);
 		return -ENODEV;
@@ -281,15 +282,15 @@ static int __init padlock_rng_init(void)
 	return 0;
 }
 
-static void __exit padlock_rng_exit(void)
+static void __exit padlock_rng_mod_exit(void)
 {
 	/* readers waiting for a stalled RNG give up at their next poll */
-	WRITE_ONCE(pl_rng_dying, true);
+	WRITE_ONCE(padlock_rng_dying, true);
 	hwrng_unregister(&padlock_rng);
 }
 
-module_init(padlock_rng_init);
-module_exit(padlock_rng_exit);
+module_init(padlock_rng_mod_init);
+module_exit(padlock_rng_mod_exit);
 
 MODULE_DESCRIPTION("VIA/Zhaoxin PadLock RNG (xstore) hwrng driver");
 MODULE_LICENSE("GPL");

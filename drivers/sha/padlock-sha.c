@@ -13,21 +13,22 @@
  * Which of them can be used depends on the CPU, so the driver picks one of
  * three strategies when it loads:
  *
- *  PL_MODE_FINAL_ONLY  VIA C7 (family 6, model < 0x0f).  Only final mode
- *                      exists, so every update is hashed in software (our
- *                      own block functions below, no fallback tfm) and the
- *                      last bytes go through one final-mode instruction
- *                      with rAX = bytes hashed so far, which is why the
- *                      software state always stops at a block boundary.
- *  PL_MODE_NANO        VIA Nano (family 6, model 0x0f): block mode for
- *                      updates, final mode (which pads correctly there, also
- *                      with nothing left to hash) for the end.
- *  PL_MODE_ZHAOXIN     Zhaoxin (family >= 7): block mode only.  Final mode
- *                      with rCX = 0 does nothing at all and XSHA1 has only a
- *                      32-byte state area (docs/hardware.md 1.7, 3.3: the reason the
- *                      in-tree driver fails its self-tests there), so the
- *                      padding is built in software and hashed in block
- *                      mode.  SHA-384/512 (PHE2) exist only here.
+ *  PADLOCK_SHA_FINAL_ONLY
+ *	VIA C7 (family 6, model < 0x0f).  Only final mode exists, so every
+ *	update is hashed in software (our own block functions below, no
+ *	fallback tfm) and the last bytes go through one final-mode
+ *	instruction with rAX = bytes hashed so far, which is why the software
+ *	state always stops at a block boundary.
+ *  PADLOCK_SHA_NANO
+ *	VIA Nano (family 6, model 0x0f): block mode for updates, final mode
+ *	(which pads correctly there, also with nothing left to hash) for the
+ *	end.
+ *  PADLOCK_SHA_ZHAOXIN
+ *	Zhaoxin (family >= 7): block mode only.  Final mode with rCX = 0 does
+ *	nothing at all and XSHA1 has only a 32-byte state area
+ *	(docs/hardware.md 1.7, 3.3: the reason the in-tree driver fails its
+ *	self-tests there), so the padding is built in software and hashed in
+ *	block mode.  SHA-384/512 (PHE2) exist only here.
  *
  * The state handed to the engine is a 16-byte aligned on-stack copy of 128
  * bytes (VIA microcode uses the whole area; shash on >= 6.8 does not allow
@@ -41,8 +42,8 @@
  * imported state with a count of 0) is not known, so then the first block
  * is hashed the other way (software on C7, block mode on Nano) and final
  * mode continues with rAX = 64; a message shorter than a block is padded
- * in software and hashed as in PL_MODE_ZHAOXIN.  The engine never gets a
- * NULL or dangling rSI either: with nothing left to hash it points at a
+ * in software and hashed as in PADLOCK_SHA_ZHAOXIN.  The engine never gets
+ * a NULL or dangling rSI either: with nothing left to hash it points at a
  * static dummy.
  *
  * The descriptor context has the layout of the generic drivers' state
@@ -74,16 +75,18 @@ static int priority = 400;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority, "crypto priority of the algorithms (default 400, above every software SHA driver)");
 
-enum pl_mode { PL_MODE_FINAL_ONLY, PL_MODE_NANO, PL_MODE_ZHAOXIN };
-enum pl_engine { PL_XSHA1, PL_XSHA256, PL_XSHA384, PL_XSHA512 };
+enum padlock_sha_mode { PADLOCK_SHA_FINAL_ONLY, PADLOCK_SHA_NANO, PADLOCK_SHA_ZHAOXIN };
+enum padlock_sha_engine {
+	PADLOCK_SHA_XSHA1, PADLOCK_SHA_XSHA256, PADLOCK_SHA_XSHA384, PADLOCK_SHA_XSHA512
+};
 
-static enum pl_mode pl_mode;
+static enum padlock_sha_mode padlock_sha_mode;
 
 /* The engine's state area: 128 bytes on VIA, 32 (SHA-1/256) on Zhaoxin. */
-#define PL_HW_STATE_SIZE	128
+#define PADLOCK_SHA_HW_STATE_SIZE	128
 
-struct pl_info {
-	enum pl_engine engine;
+struct padlock_sha_info {
+	enum padlock_sha_engine engine;
 	unsigned int bs;		/* block size: 64 or 128 (a power of 2) */
 	unsigned int words;		/* state words: 5, 8 (u32) or 8 (u64) */
 	unsigned int wsize;		/* 4 or 8 */
@@ -93,61 +96,57 @@ struct pl_info {
 	const void *iv;
 };
 
-struct pl_alg {
+struct padlock_sha_alg {
 	struct shash_alg alg;
-	const struct pl_info *info;
+	const struct padlock_sha_info *info;
 	bool registered;
 };
 
-static const u32 pl_sha1_iv[5] = {
+static const u32 padlock_sha1_iv[5] = {
 	SHA1_H0, SHA1_H1, SHA1_H2, SHA1_H3, SHA1_H4,
 };
 
-static const u32 pl_sha224_iv[8] = {
+static const u32 padlock_sha224_iv[8] = {
 	SHA224_H0, SHA224_H1, SHA224_H2, SHA224_H3,
 	SHA224_H4, SHA224_H5, SHA224_H6, SHA224_H7,
 };
 
-static const u32 pl_sha256_iv[8] = {
+static const u32 padlock_sha256_iv[8] = {
 	SHA256_H0, SHA256_H1, SHA256_H2, SHA256_H3,
 	SHA256_H4, SHA256_H5, SHA256_H6, SHA256_H7,
 };
 
-static const u64 pl_sha384_iv[8] = {
+static const u64 padlock_sha384_iv[8] = {
 	SHA384_H0, SHA384_H1, SHA384_H2, SHA384_H3,
 	SHA384_H4, SHA384_H5, SHA384_H6, SHA384_H7,
 };
 
-static const u64 pl_sha512_iv[8] = {
+static const u64 padlock_sha512_iv[8] = {
 	SHA512_H0, SHA512_H1, SHA512_H2, SHA512_H3,
 	SHA512_H4, SHA512_H5, SHA512_H6, SHA512_H7,
 };
 
-#define PL_INFO(eng, blk, nw, ws, type, cnt, buffer, ivp) {		\
+/*
+ * padlock_NAME_info: engine, block size, state words and their size, and
+ * where the generic drivers' state structure keeps count and partial block.
+ */
+#define PADLOCK_SHA_INFO(name, eng, blk, nw, ws, type, buffer)		\
+static const struct padlock_sha_info padlock_##name##_info = {		\
 	.engine = (eng), .bs = (blk), .words = (nw), .wsize = (ws),	\
-	.count_off = offsetof(type, cnt),				\
+	.count_off = offsetof(type, count),				\
 	.buf_off = offsetof(type, buffer),				\
-	.ctxsize = sizeof(type), .iv = (ivp) }
+	.ctxsize = sizeof(type), .iv = padlock_##name##_iv,		\
+}
 
-static const struct pl_info pl_sha1_info =
-	PL_INFO(PL_XSHA1, SHA1_BLOCK_SIZE, 5, 4, struct sha1_state, count,
-		buffer, pl_sha1_iv);
-static const struct pl_info pl_sha224_info =
-	PL_INFO(PL_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state,
-		count, buf, pl_sha224_iv);
-static const struct pl_info pl_sha256_info =
-	PL_INFO(PL_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state,
-		count, buf, pl_sha256_iv);
-static const struct pl_info pl_sha384_info =
-	PL_INFO(PL_XSHA384, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state,
-		count, buf, pl_sha384_iv);
-static const struct pl_info pl_sha512_info =
-	PL_INFO(PL_XSHA512, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state,
-		count, buf, pl_sha512_iv);
+PADLOCK_SHA_INFO(sha1, PADLOCK_SHA_XSHA1, SHA1_BLOCK_SIZE, 5, 4, struct sha1_state, buffer);
+PADLOCK_SHA_INFO(sha224, PADLOCK_SHA_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state, buf);
+PADLOCK_SHA_INFO(sha256, PADLOCK_SHA_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state, buf);
+PADLOCK_SHA_INFO(sha384, PADLOCK_SHA_XSHA384, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state, buf);
+PADLOCK_SHA_INFO(sha512, PADLOCK_SHA_XSHA512, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state, buf);
 
 /* ---- software block functions (C7 updates only) ------------------------ */
 
-static void pl_sw_sha1_blocks(u32 *h, const u8 *p, unsigned long n)
+static void padlock_sha1_sw_blocks(u32 *h, const u8 *p, unsigned long n)
 {
 	u32 w[16], a, b, c, d, e, f, k, t;
 	int i;
@@ -196,7 +195,7 @@ static void pl_sw_sha1_blocks(u32 *h, const u8 *p, unsigned long n)
 	memzero_explicit(w, sizeof(w));
 }
 
-static const u32 pl_sha256_k[64] = {
+static const u32 padlock_sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
 	0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -215,7 +214,7 @@ static const u32 pl_sha256_k[64] = {
 	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-static void pl_sw_sha256_blocks(u32 *h, const u8 *p, unsigned long n)
+static void padlock_sha256_sw_blocks(u32 *h, const u8 *p, unsigned long n)
 {
 	u32 w[16], v[8], s0, s1, t1, t2;
 	int i;
@@ -235,7 +234,7 @@ static void pl_sw_sha256_blocks(u32 *h, const u8 *p, unsigned long n)
 			t1 = v[7] + (ror32(v[4], 6) ^ ror32(v[4], 11) ^
 				     ror32(v[4], 25)) +
 			     (v[6] ^ (v[4] & (v[5] ^ v[6]))) +
-			     pl_sha256_k[i] + w[i & 15];
+			     padlock_sha256_k[i] + w[i & 15];
 			t2 = (ror32(v[0], 2) ^ ror32(v[0], 13) ^
 			      ror32(v[0], 22)) +
 			     ((v[0] & v[1]) | (v[2] & (v[0] | v[1])));
@@ -258,89 +257,104 @@ static void pl_sw_sha256_blocks(u32 *h, const u8 *p, unsigned long n)
 
 /* ---- the engine -------------------------------------------------------- */
 
-static void pl_hw_blocks(enum pl_engine e, const u8 *in, void *st,
-			 unsigned long n)
+static void padlock_sha_hw_blocks(enum padlock_sha_engine e, const u8 *in, void *st,
+				  unsigned long n)
 {
 	switch (e) {
-	case PL_XSHA1:
+	case PADLOCK_SHA_XSHA1:
 		padlock_xsha1_blocks(in, st, n);
 		break;
-	case PL_XSHA256:
+	case PADLOCK_SHA_XSHA256:
 		padlock_xsha256_blocks(in, st, n);
 		break;
-	case PL_XSHA384:
+	case PADLOCK_SHA_XSHA384:
 		padlock_xsha384_blocks(in, st, n);
 		break;
-	case PL_XSHA512:
+	case PADLOCK_SHA_XSHA512:
 		padlock_xsha512_blocks(in, st, n);
 		break;
 	}
 }
 
 /* rSI for final mode when nothing is left to hash: mapped, never read. */
-static const u8 pl_no_input[PADLOCK_ALIGN] __aligned(PADLOCK_ALIGN);
+static const u8 padlock_sha_no_input[PADLOCK_ALIGN] __aligned(PADLOCK_ALIGN);
 
 /* Final mode exists for XSHA1/XSHA256 only (VIA C7 and Nano). */
-static void pl_hw_final(enum pl_engine e, const u8 *in, void *st,
-			unsigned long done, unsigned long total)
+static void padlock_sha_hw_final(enum padlock_sha_engine e, const u8 *in, void *st,
+				 unsigned long done, unsigned long total)
 {
 	if (done == total)
-		in = pl_no_input;
-	if (e == PL_XSHA1)
+		in = padlock_sha_no_input;
+	if (e == PADLOCK_SHA_XSHA1)
 		padlock_xsha1_final(in, st, done, total);
 	else
 		padlock_xsha256_final(in, st, done, total);
 }
 
-static inline u8 *pl_ctx(struct shash_desc *desc)
+static inline u8 *padlock_sha_ctx(struct shash_desc *desc)
 {
 	return shash_desc_ctx(desc);
 }
 
-static inline const struct pl_info *pl_info(struct shash_desc *desc)
+static inline const struct padlock_sha_info *padlock_sha_info(struct shash_desc *desc)
 {
 	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
 
-	return container_of(alg, struct pl_alg, alg)->info;
+	return container_of(alg, struct padlock_sha_alg, alg)->info;
 }
 
-static inline u64 *pl_count(const struct pl_info *pi, u8 *ctx)
+static inline u64 *padlock_sha_count(const struct padlock_sha_info *pi, u8 *ctx)
 {
 	return (u64 *)(ctx + pi->count_off);
 }
 
 /* Add @n bytes to the count (SHA-384/512 carry into the high word). */
-static void pl_count_add(const struct pl_info *pi, u8 *ctx, u64 n)
+static void padlock_sha_count_add(const struct padlock_sha_info *pi, u8 *ctx, u64 n)
 {
-	u64 *c = pl_count(pi, ctx);
+	u64 *c = padlock_sha_count(pi, ctx);
 
 	c[0] += n;
 	if (pi->bs == SHA512_BLOCK_SIZE && c[0] < n)
 		c[1]++;
 }
 
-/* Hash @n whole blocks at @in into the state words at the start of @ctx. */
-static void pl_blocks(const struct pl_info *pi, u8 *ctx, const u8 *in,
-		      unsigned long n)
+/*
+ * One XSHA instruction on a 16-byte aligned on-stack copy of the state
+ * words at the start of @ctx.  Block mode (@final false): @n whole blocks
+ * at @in.  Final mode: @done bytes are already hashed into the state, @n is
+ * the whole message's length.
+ */
+static void padlock_sha_xsha(const struct padlock_sha_info *pi, u8 *ctx, const u8 *in,
+			     bool final, unsigned long done, unsigned long n)
 {
-	u8 raw[PL_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
+	u8 raw[PADLOCK_SHA_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
 	u8 *st = PTR_ALIGN(&raw[0], PADLOCK_ALIGN);
 	unsigned int ssize = pi->words * pi->wsize;
 
-	if (!n)
-		return;
-	if (pl_mode == PL_MODE_FINAL_ONLY) {
-		/* C7: no block mode; only SHA-1/256 exist there. */
-		if (pi->engine == PL_XSHA1)
-			pl_sw_sha1_blocks((u32 *)ctx, in, n);
-		else
-			pl_sw_sha256_blocks((u32 *)ctx, in, n);
-		return;
-	}
 	memcpy(st, ctx, ssize);
-	pl_hw_blocks(pi->engine, in, st, n);
+	if (final)
+		padlock_sha_hw_final(pi->engine, in, st, done, n);
+	else
+		padlock_sha_hw_blocks(pi->engine, in, st, n);
 	memcpy(ctx, st, ssize);
 	memzero_explicit(raw, sizeof(raw));
+}
+
+/* Hash @n whole blocks at @in into the state words at the start of @ctx. */
+static void padlock_sha_blocks(const struct padlock_sha_info *pi, u8 *ctx, const u8 *in,
+			       unsigned long n)
+{
+	if (!n)
+		return;
+	if (padlock_sha_mode == PADLOCK_SHA_FINAL_ONLY) {
+		/* C7: no block mode; only SHA-1/256 exist there. */
+		if (pi->engine == PADLOCK_SHA_XSHA1)
+			padlock_sha1_sw_blocks((u32 *)ctx, in, n);
+		else
+			padlock_sha256_sw_blocks((u32 *)ctx, in, n);
+		return;
+	}
+	padlock_sha_xsha(pi, ctx, in, false, 0, n);
 }
 
 /*
@@ -348,8 +362,8 @@ static void pl_blocks(const struct pl_info *pi, u8 *ctx, const u8 *in,
  * software and hash the one or two resulting blocks.  @hi is the high word
  * of a 128-bit byte count (SHA-384/512 only, as in the generic drivers).
  */
-static void pl_pad_blocks(const struct pl_info *pi, u8 *ctx, const u8 *tail,
-			  unsigned int len, u64 total, u64 hi)
+static void padlock_sha_pad_blocks(const struct padlock_sha_info *pi, u8 *ctx, const u8 *tail,
+				   unsigned int len, u64 total, u64 hi)
 {
 	u8 blk[2 * SHA512_BLOCK_SIZE];
 	unsigned int bs = pi->bs, lenbytes = bs / 8, nb;
@@ -362,12 +376,12 @@ static void pl_pad_blocks(const struct pl_info *pi, u8 *ctx, const u8 *tail,
 	put_unaligned_be64(total << 3, blk + nb * bs - 8);
 	if (bs == SHA512_BLOCK_SIZE)
 		put_unaligned_be64(hi << 3 | total >> 61, blk + nb * bs - 16);
-	pl_blocks(pi, ctx, blk, nb);
+	padlock_sha_blocks(pi, ctx, blk, nb);
 	memzero_explicit(blk, sizeof(blk));
 }
 
-static void pl_digest_out(const struct pl_info *pi, const u8 *ctx, u8 *out,
-			  unsigned int ds)
+static void padlock_sha_digest_out(const struct padlock_sha_info *pi, const u8 *ctx, u8 *out,
+				   unsigned int ds)
 {
 	unsigned int i;
 
@@ -395,13 +409,49 @@ static void pl_digest_out(const struct pl_info *pi, const u8 *ctx, u8 *out,
  * (SHA-1 for xsha1, SHA-256 for xsha256), the only state final mode is
  * known to take with rAX = 0?
  */
-static bool pl_engine_iv(const struct pl_info *pi, const u8 *ctx)
+static bool padlock_sha_engine_iv(const struct padlock_sha_info *pi, const u8 *ctx)
 {
-	if (pi->engine == PL_XSHA1)
-		return !memcmp(ctx, pl_sha1_iv, sizeof(pl_sha1_iv));
-	if (pi->engine == PL_XSHA256)
-		return !memcmp(ctx, pl_sha256_iv, sizeof(pl_sha256_iv));
+	if (pi->engine == PADLOCK_SHA_XSHA1)
+		return !memcmp(ctx, padlock_sha1_iv, sizeof(padlock_sha1_iv));
+	if (pi->engine == PADLOCK_SHA_XSHA256)
+		return !memcmp(ctx, padlock_sha256_iv, sizeof(padlock_sha256_iv));
 	return false;
+}
+
+/*
+ * VIA (C7 and Nano): hash the last @len bytes at @data and pad with one
+ * final-mode instruction, the state holding @done bytes.  Returns false,
+ * with nothing hashed, where final mode cannot be used.
+ */
+static bool padlock_sha_final_mode(const struct padlock_sha_info *pi, u8 *ctx, u64 done,
+				   const u8 *data, unsigned int len)
+{
+	u64 total = done + len;
+
+	/*
+	 * rAX/rCX are longs, so a 32-bit kernel hashes messages of 4 GiB and
+	 * more the other way; an imported state whose count is not at a
+	 * block boundary, or so close to 2^64 that the count wraps
+	 * (rAX > rCX), cannot be continued by the engine either.
+	 */
+	if (padlock_sha_mode == PADLOCK_SHA_ZHAOXIN || (done & (pi->bs - 1)) ||
+	    total > ULONG_MAX || total < done)
+		return false;
+
+	/*
+	 * rAX = 0 only with the engine's own IV at rDI: otherwise (SHA-224,
+	 * an imported state with a count of 0) hash the first block first,
+	 * so that final mode continues with rAX = 64.
+	 */
+	if (!done && !padlock_sha_engine_iv(pi, ctx)) {
+		if (len < pi->bs)
+			return false;
+		padlock_sha_blocks(pi, ctx, data, 1);
+		done = pi->bs;
+		data += pi->bs;
+	}
+	padlock_sha_xsha(pi, ctx, data, true, done, total);
+	return true;
 }
 
 /*
@@ -409,71 +459,34 @@ static bool pl_engine_iv(const struct pl_info *pi, const u8 *ctx)
  * imported state says otherwise), @len more bytes at @data end it.  @hi is
  * the high word of the whole message's 128-bit byte count (SHA-384/512).
  */
-static void pl_finish(struct shash_desc *desc, u64 done, const u8 *data,
-		      unsigned int len, u8 *out, u64 hi)
+static void padlock_sha_finish(struct shash_desc *desc, u64 done, const u8 *data,
+			       unsigned int len, u8 *out, u64 hi)
 {
-	const struct pl_info *pi = pl_info(desc);
-	unsigned int ds = crypto_shash_digestsize(desc->tfm);
-	u8 *ctx = pl_ctx(desc);
-	u64 total = done + len;
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
 	unsigned long n;
-	bool hw_final;
 
-	/*
-	 * VIA (C7 and Nano): one final-mode instruction hashes the rest and
-	 * pads.  rAX/rCX are longs, so a 32-bit kernel hashes messages of
-	 * 4 GiB and more the other way; an imported state whose count is
-	 * not at a block boundary, or so close to 2^64 that the count wraps
-	 * (rAX > rCX), cannot be continued by the engine either.
-	 */
-	hw_final = pl_mode != PL_MODE_ZHAOXIN && !(done & (pi->bs - 1)) &&
-		   total <= ULONG_MAX && total >= done;
-
-	/*
-	 * rAX = 0 only with the engine's own IV at rDI: otherwise (SHA-224,
-	 * an imported state with a count of 0) hash the first block first,
-	 * so that final mode continues with rAX = 64.
-	 */
-	if (hw_final && !done && !pl_engine_iv(pi, ctx)) {
-		if (len < pi->bs) {
-			hw_final = false;
-		} else {
-			pl_blocks(pi, ctx, data, 1);
-			done = pi->bs;
-			data += pi->bs;
-			len -= pi->bs;
-		}
-	}
-
-	if (hw_final) {
-		u8 raw[PL_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
-		u8 *st = PTR_ALIGN(&raw[0], PADLOCK_ALIGN);
-		unsigned int ssize = pi->words * pi->wsize;
-
-		memcpy(st, ctx, ssize);
-		pl_hw_final(pi->engine, data, st, done, total);
-		memcpy(ctx, st, ssize);
-		memzero_explicit(raw, sizeof(raw));
-	} else {
+	if (!padlock_sha_final_mode(pi, ctx, done, data, len)) {
 		/*
-		 * Zhaoxin, and the cases above: whole blocks, then the
-		 * padding built in software (block mode; C7: software).
+		 * Zhaoxin, and where final mode cannot be used: whole
+		 * blocks, then the padding built in software (block mode;
+		 * C7: software).
 		 */
 		n = len / pi->bs;
-		pl_blocks(pi, ctx, data, n);
-		data += n * pi->bs;
-		pl_pad_blocks(pi, ctx, data, len % pi->bs, total, hi);
+		padlock_sha_blocks(pi, ctx, data, n);
+		padlock_sha_pad_blocks(pi, ctx, data + n * pi->bs, len % pi->bs,
+				       done + len, hi);
 	}
-	pl_digest_out(pi, ctx, out, ds);
+	padlock_sha_digest_out(pi, ctx, out, crypto_shash_digestsize(desc->tfm));
 	memzero_explicit(ctx, pi->buf_off);
 }
 
 /* ---- shash callbacks --------------------------------------------------- */
 
-static int pl_init(struct shash_desc *desc)
+static int padlock_sha_init(struct shash_desc *desc)
 {
-	const struct pl_info *pi = pl_info(desc);
-	u8 *ctx = pl_ctx(desc);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
 
 	/* Only the core state (words + count): the API owns the rest. */
 	memset(ctx, 0, pi->buf_off);
@@ -481,11 +494,11 @@ static int pl_init(struct shash_desc *desc)
 	return 0;
 }
 
-static int pl_update(struct shash_desc *desc, const u8 *data,
-		     unsigned int len)
+static int padlock_sha_update(struct shash_desc *desc, const u8 *data,
+			      unsigned int len)
 {
-	const struct pl_info *pi = pl_info(desc);
-	u8 *ctx = pl_ctx(desc);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
 	u8 *buf = ctx + pi->buf_off;
 	unsigned int bs = pi->bs, partial, fill;
 	unsigned long n;
@@ -493,13 +506,13 @@ static int pl_update(struct shash_desc *desc, const u8 *data,
 	if (PADLOCK_SHASH_BLOCK_ONLY) {
 		/* The API keeps the partial block; we get whole blocks. */
 		n = len / bs;
-		pl_blocks(pi, ctx, data, n);
-		pl_count_add(pi, ctx, (u64)n * bs);
+		padlock_sha_blocks(pi, ctx, data, n);
+		padlock_sha_count_add(pi, ctx, (u64)n * bs);
 		return len % bs;
 	}
 
-	partial = *pl_count(pi, ctx) & (bs - 1);
-	pl_count_add(pi, ctx, len);
+	partial = *padlock_sha_count(pi, ctx) & (bs - 1);
+	padlock_sha_count_add(pi, ctx, len);
 	if (partial + len < bs) {
 		memcpy(buf + partial, data, len);
 		return 0;
@@ -507,33 +520,33 @@ static int pl_update(struct shash_desc *desc, const u8 *data,
 	if (partial) {
 		fill = bs - partial;
 		memcpy(buf + partial, data, fill);
-		pl_blocks(pi, ctx, buf, 1);
+		padlock_sha_blocks(pi, ctx, buf, 1);
 		data += fill;
 		len -= fill;
 	}
 	n = len / bs;
-	pl_blocks(pi, ctx, data, n);
+	padlock_sha_blocks(pi, ctx, data, n);
 	data += n * bs;
 	len -= n * bs;
 	memcpy(buf, data, len);
 	return 0;
 }
 
-static int pl_finup(struct shash_desc *desc, const u8 *data,
-		    unsigned int len, u8 *out)
+static int padlock_sha_finup(struct shash_desc *desc, const u8 *data,
+			     unsigned int len, u8 *out)
 {
-	const struct pl_info *pi = pl_info(desc);
-	u8 *ctx = pl_ctx(desc);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
 	u8 *buf = ctx + pi->buf_off;
 	unsigned int bs = pi->bs, partial, fill;
-	u64 done = *pl_count(pi, ctx), hi = 0;
+	u64 done = *padlock_sha_count(pi, ctx), hi = 0;
 
 	/* SHA-384/512: the high count word, with the carry of this call */
 	if (bs == SHA512_BLOCK_SIZE)
-		hi = pl_count(pi, ctx)[1] + (done + len < done);
+		hi = padlock_sha_count(pi, ctx)[1] + (done + len < done);
 
 	if (PADLOCK_SHASH_BLOCK_ONLY) {
-		pl_finish(desc, done, data, len, out, hi);
+		padlock_sha_finish(desc, done, data, len, out, hi);
 		return 0;
 	}
 
@@ -547,41 +560,41 @@ static int pl_finup(struct shash_desc *desc, const u8 *data,
 		data += fill;
 		len -= fill;
 		if (partial < bs || !len) {
-			pl_finish(desc, done, buf, partial, out, hi);
+			padlock_sha_finish(desc, done, buf, partial, out, hi);
 			goto wipe;
 		}
-		pl_blocks(pi, ctx, buf, 1);
+		padlock_sha_blocks(pi, ctx, buf, 1);
 		done += bs;
 	}
-	pl_finish(desc, done, data, len, out, hi);
+	padlock_sha_finish(desc, done, data, len, out, hi);
 wipe:
 	memzero_explicit(ctx, pi->ctxsize);
 	return 0;
 }
 
-static int pl_final(struct shash_desc *desc, u8 *out)
+static int padlock_sha_final(struct shash_desc *desc, u8 *out)
 {
-	return pl_finup(desc, NULL, 0, out);
+	return padlock_sha_finup(desc, NULL, 0, out);
 }
 
-static int pl_digest(struct shash_desc *desc, const u8 *data,
-		     unsigned int len, u8 *out)
+static int padlock_sha_digest(struct shash_desc *desc, const u8 *data,
+			      unsigned int len, u8 *out)
 {
-	pl_init(desc);
-	pl_finish(desc, 0, data, len, out, 0);
+	padlock_sha_init(desc);
+	padlock_sha_finish(desc, 0, data, len, out, 0);
 	return 0;
 }
 
 /* Classic API: the generic drivers' whole state structure. */
-static int pl_export(struct shash_desc *desc, void *out)
+static int padlock_sha_export(struct shash_desc *desc, void *out)
 {
-	memcpy(out, pl_ctx(desc), pl_info(desc)->ctxsize);
+	memcpy(out, padlock_sha_ctx(desc), padlock_sha_info(desc)->ctxsize);
 	return 0;
 }
 
-static int pl_import(struct shash_desc *desc, const void *in)
+static int padlock_sha_import(struct shash_desc *desc, const void *in)
 {
-	memcpy(pl_ctx(desc), in, pl_info(desc)->ctxsize);
+	memcpy(padlock_sha_ctx(desc), in, padlock_sha_info(desc)->ctxsize);
 	return 0;
 }
 
@@ -591,26 +604,26 @@ static int pl_import(struct shash_desc *desc, const void *in)
  * one byte.  Import adds that byte back without any check, as the generic
  * (shaN-lib) drivers do.
  */
-static int pl_export_lib(struct shash_desc *desc, void *out)
+static int padlock_sha_export_lib(struct shash_desc *desc, void *out)
 {
-	const struct pl_info *pi = pl_info(desc);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 	u8 *p = out;
 	u64 count;
 
-	memcpy(p, pl_ctx(desc), pi->ctxsize);
+	memcpy(p, padlock_sha_ctx(desc), pi->ctxsize);
 	count = get_unaligned((u64 *)(p + pi->count_off));
 	put_unaligned(count & ~(u64)(pi->bs - 1), (u64 *)(p + pi->count_off));
 	p[pi->ctxsize] = count & (pi->bs - 1);
 	return 0;
 }
 
-static int pl_import_lib(struct shash_desc *desc, const void *in)
+static int padlock_sha_import_lib(struct shash_desc *desc, const void *in)
 {
-	const struct pl_info *pi = pl_info(desc);
-	u8 *ctx = pl_ctx(desc);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
 
 	memcpy(ctx, in, pi->ctxsize);
-	*pl_count(pi, ctx) += ((const u8 *)in)[pi->ctxsize];
+	*padlock_sha_count(pi, ctx) += ((const u8 *)in)[pi->ctxsize];
 	return 0;
 }
 
@@ -619,69 +632,70 @@ static int pl_import_lib(struct shash_desc *desc, const void *in)
  * the API adds its partial block.  With the library format (7.x) they are
  * the export_core/import_core that the hmac template requires.
  */
-static int pl_export_core(struct shash_desc *desc, void *out)
+static int padlock_sha_export_core(struct shash_desc *desc, void *out)
 {
-	memcpy(out, pl_ctx(desc), pl_info(desc)->buf_off);
+	memcpy(out, padlock_sha_ctx(desc), padlock_sha_info(desc)->buf_off);
 	return 0;
 }
 
-static int pl_import_core(struct shash_desc *desc, const void *in)
+static int padlock_sha_import_core(struct shash_desc *desc, const void *in)
 {
-	memcpy(pl_ctx(desc), in, pl_info(desc)->buf_off);
+	memcpy(padlock_sha_ctx(desc), in, padlock_sha_info(desc)->buf_off);
 	return 0;
 }
 
 /* ---- registration ------------------------------------------------------ */
 
-#define PL_ALG(name, drv, ds, inf) {				\
-	.info = &(inf),						\
-	.alg.digestsize = (ds),				\
-	.alg.base.cra_name = name,				\
-	.alg.base.cra_driver_name = drv,			\
-	.alg.base.cra_module = THIS_MODULE,		\
+/* NAME, NAME-padlock, described by padlock_NAME_info. */
+#define PADLOCK_SHA_ALG(name, ds) {					\
+	.info = &padlock_##name##_info,					\
+	.alg.digestsize = (ds),						\
+	.alg.base.cra_name = #name,					\
+	.alg.base.cra_driver_name = #name "-padlock",			\
+	.alg.base.cra_module = THIS_MODULE,				\
 }
 
-static struct pl_alg pl_algs[] = {
-	PL_ALG("sha1", "sha1-padlock", SHA1_DIGEST_SIZE, pl_sha1_info),
-	PL_ALG("sha224", "sha224-padlock", SHA224_DIGEST_SIZE, pl_sha224_info),
-	PL_ALG("sha256", "sha256-padlock", SHA256_DIGEST_SIZE, pl_sha256_info),
-	PL_ALG("sha384", "sha384-padlock", SHA384_DIGEST_SIZE, pl_sha384_info),
-	PL_ALG("sha512", "sha512-padlock", SHA512_DIGEST_SIZE, pl_sha512_info),
+static struct padlock_sha_alg padlock_sha_algs[] = {
+	PADLOCK_SHA_ALG(sha1, SHA1_DIGEST_SIZE),
+	PADLOCK_SHA_ALG(sha224, SHA224_DIGEST_SIZE),
+	PADLOCK_SHA_ALG(sha256, SHA256_DIGEST_SIZE),
+	PADLOCK_SHA_ALG(sha384, SHA384_DIGEST_SIZE),
+	PADLOCK_SHA_ALG(sha512, SHA512_DIGEST_SIZE),
 };
 
-static void pl_setup_alg(struct pl_alg *a)
+static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
 {
-	const struct pl_info *pi = a->info;
+	const struct padlock_sha_info *pi = a->info;
 	struct shash_alg *alg = &a->alg;
 
-	alg->init = pl_init;
-	alg->update = pl_update;
-	alg->finup = pl_finup;
-	alg->digest = pl_digest;
+	alg->init = padlock_sha_init;
+	alg->update = padlock_sha_update;
+	alg->finup = padlock_sha_finup;
+	alg->digest = padlock_sha_digest;
 	alg->base.cra_priority = priority;
 	alg->base.cra_blocksize = pi->bs;
 	alg->base.cra_flags = PADLOCK_SHASH_BLOCK_FLAGS;
 	if (PADLOCK_SHASH_BLOCK_ONLY) {
 		/* Core state only; the API adds block buffer + length. */
-		alg->export = pl_export_core;
-		alg->import = pl_import_core;
-		padlock_shash_set_export_core(alg, pl_export_core,
-					      pl_import_core);
+		alg->export = padlock_sha_export_core;
+		alg->import = padlock_sha_import_core;
+		padlock_shash_set_export_core(alg, padlock_sha_export_core,
+					      padlock_sha_import_core);
 		alg->descsize = pi->buf_off;
 		alg->statesize = pi->buf_off;
 	} else if (PADLOCK_SHASH_LIB_STATE) {
 		/* Our own partial block, the library's export format. */
-		alg->final = pl_final;
-		alg->export = pl_export_lib;
-		alg->import = pl_import_lib;
-		padlock_shash_set_export_core(alg, pl_export_core,
-					      pl_import_core);
+		alg->final = padlock_sha_final;
+		alg->export = padlock_sha_export_lib;
+		alg->import = padlock_sha_import_lib;
+		padlock_shash_set_export_core(alg, padlock_sha_export_core,
+					      padlock_sha_import_core);
 		alg->descsize = pi->ctxsize;
 		alg->statesize = pi->ctxsize + 1;
 	} else {
-		alg->final = pl_final;
-		alg->export = pl_export;
-		alg->import = pl_import;
+		alg->final = padlock_sha_final;
+		alg->export = padlock_sha_export;
+		alg->import = padlock_sha_import;
 		alg->descsize = pi->ctxsize;
 		alg->statesize = pi->ctxsize;
 	}
@@ -693,23 +707,23 @@ static const struct x86_cpu_id padlock_sha_ids[] = {
 };
 MODULE_DEVICE_TABLE(x86cpu, padlock_sha_ids);
 
-static void pl_unregister_all(void)
+static void padlock_sha_unregister_all(void)
 {
 	int i;
 
-	for (i = ARRAY_SIZE(pl_algs) - 1; i >= 0; i--) {
-		if (pl_algs[i].registered)
-			crypto_unregister_shash(&pl_algs[i].alg);
-		pl_algs[i].registered = false;
+	for (i = ARRAY_SIZE(padlock_sha_algs) - 1; i >= 0; i--) {
+		if (padlock_sha_algs[i].registered)
+			crypto_unregister_shash(&padlock_sha_algs[i].alg);
+		padlock_sha_algs[i].registered = false;
 	}
 }
 
-static int __init padlock_sha_init(void)
+static int __init padlock_sha_mod_init(void)
 {
 	static const char * const names[] = {
-		[PL_MODE_FINAL_ONLY] = "VIA C7: software updates, final-mode end",
-		[PL_MODE_NANO] = "VIA Nano: block-mode updates, final-mode end",
-		[PL_MODE_ZHAOXIN] = "Zhaoxin: block mode, software padding",
+		[PADLOCK_SHA_FINAL_ONLY] = "VIA C7: software updates, final-mode end",
+		[PADLOCK_SHA_NANO] = "VIA Nano: block-mode updates, final-mode end",
+		[PADLOCK_SHA_ZHAOXIN] = "Zhaoxin: block mode, software padding",
 	};
 	bool phe2;
 	int i, err;
@@ -720,41 +734,41 @@ static int __init padlock_sha_init(void)
 	}
 
 	if (padlock_cpu_is_zhaoxin())
-		pl_mode = PL_MODE_ZHAOXIN;
+		padlock_sha_mode = PADLOCK_SHA_ZHAOXIN;
 	else if (padlock_cpu_is_nano_or_later())
-		pl_mode = PL_MODE_NANO;
+		padlock_sha_mode = PADLOCK_SHA_NANO;
 	else
-		pl_mode = PL_MODE_FINAL_ONLY;
+		padlock_sha_mode = PADLOCK_SHA_FINAL_ONLY;
 	/* PHE2 needs block mode, which only Zhaoxin parts have. */
-	phe2 = padlock_cpu_has_phe2() && pl_mode == PL_MODE_ZHAOXIN;
+	phe2 = padlock_cpu_has_phe2() && padlock_sha_mode == PADLOCK_SHA_ZHAOXIN;
 
-	for (i = 0; i < ARRAY_SIZE(pl_algs); i++) {
-		enum pl_engine e = pl_algs[i].info->engine;
+	for (i = 0; i < ARRAY_SIZE(padlock_sha_algs); i++) {
+		enum padlock_sha_engine e = padlock_sha_algs[i].info->engine;
 
-		if ((e == PL_XSHA384 || e == PL_XSHA512) && !phe2)
+		if ((e == PADLOCK_SHA_XSHA384 || e == PADLOCK_SHA_XSHA512) && !phe2)
 			continue;
-		pl_setup_alg(&pl_algs[i]);
-		err = crypto_register_shash(&pl_algs[i].alg);
+		padlock_sha_setup_alg(&padlock_sha_algs[i]);
+		err = crypto_register_shash(&padlock_sha_algs[i].alg);
 		if (err) {
 			pr_err("registering %s failed: %d\n",
-			       pl_algs[i].alg.base.cra_driver_name, err);
-			pl_unregister_all();
+			       padlock_sha_algs[i].alg.base.cra_driver_name, err);
+			padlock_sha_unregister_all();
 			return err;
 		}
-		pl_algs[i].registered = true;
+		padlock_sha_algs[i].registered = true;
 	}
 	pr_info("PadLock PHE%s: %s, priority %d\n", phe2 ? "+PHE2" : "",
-		names[pl_mode], priority);
+		names[padlock_sha_mode], priority);
 	return 0;
 }
 
-static void __exit padlock_sha_exit(void)
+static void __exit padlock_sha_mod_exit(void)
 {
-	pl_unregister_all();
+	padlock_sha_unregister_all();
 }
 
-module_init(padlock_sha_init);
-module_exit(padlock_sha_exit);
+module_init(padlock_sha_mod_init);
+module_exit(padlock_sha_mod_exit);
 
 MODULE_DESCRIPTION("VIA/Zhaoxin PadLock PHE SHA-1/SHA-224/SHA-256/SHA-384/SHA-512");
 MODULE_LICENSE("GPL");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What padlock-sim exports to its test helper module (simtest.c).
+ * What padlock-sim exports to its test helper module (drivers/test/padlock-simtest.c).
  */
 #ifndef PADLOCK_SIM_EXPORT_H
 #define PADLOCK_SIM_EXPORT_H

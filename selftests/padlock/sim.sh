@@ -3,7 +3,7 @@
 # padlock-sim's own fidelity tests: known answers of every instruction and
 # mode against NIST CAVP vectors, the strictness (violation) paths,
 # interruption injection, clobbers, RNG knobs and counters.  Drives the
-# instructions through padlock-simtest.ko (drivers/sim/simtest.c).
+# instructions through padlock-simtest.ko (drivers/test/padlock-simtest.c).
 dir=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=selftests/padlock/lib/ktap.sh
 . "$dir/lib/ktap.sh"

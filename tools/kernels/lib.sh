@@ -95,3 +95,10 @@ module_sources() {
 	 done
 	 find include drivers -type f \( -name '*.c' -o -name '*.h' \) | sort)
 }
+
+# What ships (make dkms-install, the padlock-dkms package): the module
+# sources without the simulator and the test modules, which only the test
+# builds need (DKMS builds with PADLOCK_SIM=n).
+dkms_sources() {
+	module_sources | grep -v -E '^drivers/(sim|test)/'
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Client of padlock-simtest.ko (drivers/sim/simtest.c) and a small,
+"""Client of padlock-simtest.ko (drivers/test/padlock-simtest.c) and a small,
 independent Python model of AES/SHA key material, for the padlock-sim tests.
 
 The request/result layouts mirror struct simtest_req / simtest_res."""

@@ -3,13 +3,13 @@
  * padlock-simtest: a test helper for padlock-sim (not a driver).
  *
  * It issues the PadLock instructions (raw, with every register given,
- * through PADLOCK_EXEC_RAW of include/padlock-asm.h, the project's one
- * place for PadLock opcodes) so that
- * selftests/padlock/sim.sh can check the simulator against known answers
- * and exercise its violation paths.  A request written to
- * /sys/kernel/debug/padlock-simtest/exec describes one instruction (opcode,
- * register values, operand placement, key/IV/state/data); reading the file
- * returns the registers and memory the instruction left behind.  Every
+ * through the padlock_raw_*() wrappers of padlock-test-asm.h, the test
+ * instruments' header beside it) so that selftests/padlock/sim.sh can check
+ * the simulator against known answers and exercise its violation paths.
+ * A request written to /sys/kernel/debug/padlock-simtest/exec describes one
+ * instruction (opcode, register values, operand placement, key/IV/state/
+ * data); reading the file returns the registers and memory the instruction
+ * left behind.  Every
  * instruction runs under an exception-table fixup, so a violation (the
  * simulator leaves the instruction as an invalid opcode) comes back as
  * "faulted" instead of an oops.
@@ -25,12 +25,10 @@
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
 #include <linux/gfp.h>
-#include <asm/asm.h>
 #include <asm/tsc.h>
 
-#include "padlock-asm.h"	/* encodings only: this is a test instrument */
-
-#include "sim-export.h"
+#include "padlock-test-asm.h"
+#include "../sim/sim-export.h"
 
 #define SIMTEST_MAGIC	0x54534c50	/* "PLST" */
 #define SIMTEST_MAX_DATA 8192
@@ -79,40 +77,37 @@ static DEFINE_MUTEX(st_lock);
 static struct simtest_res *st_res;
 static size_t st_res_len;
 
-/* The encodings and the raw-execution asm come from include/padlock-asm.h. */
-static bool (*const st_raw[ST_NR])(unsigned long r[6]) = {
-	[ST_XSTORE] = padlock_raw_xstore,
-	[ST_REP_XSTORE] = padlock_raw_rep_xstore,
-	[ST_ECB] = padlock_raw_reload_xcrypt_ecb,
-	[ST_CBC] = padlock_raw_reload_xcrypt_cbc,
-	[ST_CTR] = padlock_raw_reload_xcrypt_ctr,
-	[ST_CFB] = padlock_raw_reload_xcrypt_cfb,
-	[ST_OFB] = padlock_raw_reload_xcrypt_ofb,
-	[ST_SHA1] = padlock_raw_xsha1,
-	[ST_SHA256] = padlock_raw_xsha256,
-	[ST_SHA384] = padlock_raw_xsha384,
-	[ST_SHA512] = padlock_raw_xsha512,
-	[ST_F2_ECB] = padlock_raw_f2_xcrypt_ecb,
-	[ST_MONTMUL] = padlock_raw_montmul,
-};
+/*
+ * [op][0]: the instruction as the drivers issue it (xcrypt after the key
+ * reload); [op][1]: the same xcrypt without the reload (STF_NO_RELOAD).
+ */
+#define ST_RAW_XCRYPT(mode) \
+	{ padlock_raw_reload_xcrypt_##mode, padlock_raw_xcrypt_##mode }
 
-/* The same xcrypt forms without the key reload (STF_NO_RELOAD). */
-static bool (*const st_raw_noreload[ST_NR])(unsigned long r[6]) = {
-	[ST_ECB] = padlock_raw_xcrypt_ecb,
-	[ST_CBC] = padlock_raw_xcrypt_cbc,
-	[ST_CTR] = padlock_raw_xcrypt_ctr,
-	[ST_CFB] = padlock_raw_xcrypt_cfb,
-	[ST_OFB] = padlock_raw_xcrypt_ofb,
+static bool (*const st_raw[ST_NR][2])(unsigned long r[6]) = {
+	[ST_XSTORE] = { padlock_raw_xstore },
+	[ST_REP_XSTORE] = { padlock_raw_rep_xstore },
+	[ST_ECB] = ST_RAW_XCRYPT(ecb),
+	[ST_CBC] = ST_RAW_XCRYPT(cbc),
+	[ST_CTR] = ST_RAW_XCRYPT(ctr),
+	[ST_CFB] = ST_RAW_XCRYPT(cfb),
+	[ST_OFB] = ST_RAW_XCRYPT(ofb),
+	[ST_SHA1] = { padlock_raw_xsha1 },
+	[ST_SHA256] = { padlock_raw_xsha256 },
+	[ST_SHA384] = { padlock_raw_xsha384 },
+	[ST_SHA512] = { padlock_raw_xsha512 },
+	[ST_F2_ECB] = { padlock_raw_f2_xcrypt_ecb },
+	[ST_MONTMUL] = { padlock_raw_montmul },
 };
 
 /* regs6: rSI, rDI, rCX, rAX, rDX, rBX in and out; returns "faulted". */
 static int st_exec(unsigned int op, unsigned int flags, unsigned long *regs6)
 {
-	if (op >= ST_NR || !st_raw[op])
+	if (op >= ST_NR || !st_raw[op][0])
 		return 1;
-	if ((flags & STF_NO_RELOAD) && st_raw_noreload[op])
-		return st_raw_noreload[op](regs6);
-	return st_raw[op](regs6);
+	if ((flags & STF_NO_RELOAD) && st_raw[op][1])
+		return st_raw[op][1](regs6);
+	return st_raw[op][0](regs6);
 }
 
 static int st_run(const struct simtest_req *req, size_t len)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PadLock asm for test instruments only (padlock-simtest): never shipped.
+ *
+ * The product's PadLock asm lives in include/padlock-asm.h, which every
+ * driver includes.  This header is the only other place that issues
+ * PadLock instructions; it lives under drivers/test/, which neither the
+ * DKMS source list nor the Debian package carries.  It builds on the
+ * encodings of include/padlock-asm.h and adds only the two that no driver
+ * may ever issue.
+ *
+ * padlock_raw_NAME(r) executes one encoding with every operand register
+ * taken from and returned in r[] (rSI, rDI, rCX, rAX, rDX, rBX), under an
+ * exception-table fixup.  Returns true when the instruction faulted.
+ * padlock_raw_reload_NAME(r) issues "pushf; popf" right before it, as the
+ * drivers do; the plain form lets a test run on whatever key the engine
+ * holds.
+ */
+#ifndef PADLOCK_TEST_ASM_H
+#define PADLOCK_TEST_ASM_H
+
+#include <linux/types.h>
+#include <asm/asm.h>
+
+#include "padlock-asm.h"
+
+/*
+ * Encodings for the simulator's violation tests, written here rather than
+ * in include/padlock-asm.h because a driver must never issue them: the
+ * F2-prefixed XCRYPT-ECB is undefined (docs/hardware.md 1.1; on Zhaoxin F2
+ * 0F A6 C0 is SM2, another instruction) and MONTMUL is not modelled.
+ */
+#define PADLOCK_TEST_OP_F2_XCRYPT_ECB	".byte 0xf2,0x0f,0xa7,0xc8"
+#define PADLOCK_TEST_OP_MONTMUL		".byte 0xf3,0x0f,0xa6,0xc0"
+
+#define PADLOCK_DEFINE_RAW(name, pre, op)				\
+static inline bool padlock_raw_##name(unsigned long r[6])		\
+{									\
+	int faulted = 1;						\
+									\
+	asm volatile(pre "1:	" op "\n"				\
+		     "	movl $0, %[f]\n"				\
+		     "2:\n"						\
+		     _ASM_EXTABLE(1b, 2b)				\
+		     : [f] "+m" (faulted), "+S" (r[0]), "+D" (r[1]),	\
+		       "+c" (r[2]), "+a" (r[3]), "+d" (r[4]), "+b" (r[5])	\
+		     : : "memory", "cc");				\
+	return faulted;							\
+}
+
+PADLOCK_DEFINE_RAW(xstore, "", PADLOCK_OP_XSTORE)
+PADLOCK_DEFINE_RAW(rep_xstore, "", PADLOCK_OP_REP_XSTORE)
+/* Each xcrypt as the drivers issue it (after the key reload) and without. */
+PADLOCK_DEFINE_RAW(reload_xcrypt_ecb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(xcrypt_ecb, "", PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cbc, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(xcrypt_cbc, "", PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ctr, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(xcrypt_ctr, "", PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cfb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(xcrypt_cfb, "", PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ofb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(xcrypt_ofb, "", PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(xsha1, "", PADLOCK_OP_XSHA1)
+PADLOCK_DEFINE_RAW(xsha256, "", PADLOCK_OP_XSHA256)
+PADLOCK_DEFINE_RAW(xsha384, "", PADLOCK_OP_XSHA384)
+PADLOCK_DEFINE_RAW(xsha512, "", PADLOCK_OP_XSHA512)
+PADLOCK_DEFINE_RAW(f2_xcrypt_ecb, "", PADLOCK_TEST_OP_F2_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(montmul, "", PADLOCK_TEST_OP_MONTMUL)
+
+#endif /* PADLOCK_TEST_ASM_H */
