@@ -42,8 +42,18 @@ fi
 echo
 out="$PADLOCK_TOP/build/demo"
 mkdir -p "$out"
-tools/padlock-bench/padlock-bench all "$@" --json "$out/report.json" --csv "$out/report.csv" --plot "$out/afalg.png"
+# the measured tables go to a file: under the simulator the projection leads
+tools/padlock-bench/padlock-bench all "$@" --json "$out/report.json" --csv "$out/report.csv" \
+	--plot "$out/afalg.png" > "$out/bench.txt"
 rc=$?
+if [ -d /sys/kernel/debug/padlock-sim ] && [ -s "$out/report.csv" ]; then
+	echo
+	echo "== PROJECTED (a model): each AF_ALG request's measured software path (guest instructions minus the simulator's share) plus the PadLock engine's cycles from tools/padlock-bench/cpu-models.conf, on the CPU the simulator plays"
+	python3 tools/project.py --bench "$out/report.csv" --headline | tee "$out/projected.txt"
+	echo
+	echo "== MEASURED under QEMU: $([ "${PADLOCK_ICOUNT:-0}" = 1 ] && echo "guest time counted in instructions (-icount: 1 MB/s = 1 byte per 1,000 guest instructions)" || echo "host wall time of the emulation"); the PadLock rows time padlock-sim, not silicon"
+fi
+cat "$out/bench.txt"
 if [ -r /sys/kernel/debug/padlock-sim/counters ]; then
 	echo
 	echo "== padlock-sim instruction counters for the whole demo:"

@@ -143,6 +143,7 @@ static long do_op(struct bh *b, enum path p, int enc, const u8 *in, u8 *out, lon
 
 struct meas {
 	double mbps, ops, cpu_ns_per_byte;
+	double n, dt;		/* requests, seconds */
 };
 
 /* one repetition: operations until budget seconds have passed (at least 2) */
@@ -167,23 +168,31 @@ static int measure_once(struct bh *b, enum path p, int enc, long len, double bud
 	m->mbps = n * (double)len / dt / 1e6;
 	m->ops = n / dt;
 	m->cpu_ns_per_byte = dc * 1e9 / (n * (double)len);
+	m->n = n;
+	m->dt = dt;
 	return 0;
 }
 
 static int measure(struct bh *b, enum path p, int enc, long len, struct row *row)
 {
 	double mb[64], ops[64], cpu[64];
-	int runs = opt.runs > 64 ? 64 : opt.runs, i, rc;
+	int runs = opt.runs > 64 ? 64 : opt.runs, i, rc, sim;
+	struct sim_cost c0, c1;
+	double n = 0, dt = 0;
 	struct meas m;
 
 	/* warm up: the first operations instantiate and fault in */
 	rc = measure_once(b, p, enc, len, 0, &m);
 	if (rc)
 		return rc;
+	/* under the simulator: its share of the timed repetitions */
+	sim = sys_profile[0] && !sim_cost_read(&c0);
 	for (i = 0; i < runs; i++) {
 		rc = measure_once(b, p, enc, len, opt.time_ms / 1000.0, &m);
 		if (rc)
 			return rc;
+		n += m.n;
+		dt += m.dt;
 		mb[i] = m.mbps;
 		ops[i] = m.ops;
 		cpu[i] = m.cpu_ns_per_byte;
@@ -197,6 +206,11 @@ static int measure(struct bh *b, enum path p, int enc, long len, struct row *row
 	row->cpu_ns_per_byte = runs % 2 ? cpu[runs / 2] : (cpu[runs / 2 - 1] + cpu[runs / 2]) / 2;
 	row->mbps_min = mb[0];
 	row->mbps_max = mb[runs - 1];
+	if (sim && !sim_cost_read(&c1)) {
+		sim_cost_delta(row, &c0, &c1);
+		row->sim_ops = n;
+		row->sim_ns = dt * 1e9;
+	}
 	return 0;
 }
 

@@ -84,6 +84,15 @@ struct row {
 	double cpu_ns_per_byte;	/* CPU time per byte (0: not measured) */
 	double cpu_pct;		/* CPU use in percent (dmcrypt, ipsec) */
 	char extra[256];	/* test specific, JSON object members */
+	/*
+	 * Under padlock-sim (afalg rows): the simulator's cost file read
+	 * around the timed repetitions, for tools/project.py --bench
+	 */
+	int sim;		/* the sim_* members are set */
+	double sim_ops;		/* requests in the timed repetitions */
+	double sim_ns;		/* their time (guest instructions under icount) */
+	unsigned long long sim_traps, sim_handler, sim_trap_overhead;
+	char sim_classes[160];	/* "xcrypt-ecb:N ..." the non-zero counts */
 };
 
 /* util.c */
@@ -120,8 +129,21 @@ const struct calg *crypto_find_driver(const struct crypto_list *l, const char *d
 const struct calg *crypto_resolve(const char *pinned, struct crypto_list *l);
 int is_padlock_driver(const char *driver);
 
-extern char sys_kernel[128], sys_cpu[160], sys_profile[64];
+extern char sys_kernel[128], sys_cpu[160], sys_profile[128];
+extern int sys_icount;	/* guest time counts instructions (tools/vm/run --icount) */
 void sysinfo_read(void);
+
+/* /sys/kernel/debug/padlock-sim/cost: per opcode class, then the trap cost */
+#define SIM_COST_MAX	24
+struct sim_cost {
+	int n;
+	char name[SIM_COST_MAX][24];
+	unsigned long long count[SIM_COST_MAX], cycles[SIM_COST_MAX];
+	unsigned long long trap_overhead;
+};
+
+int sim_cost_read(struct sim_cost *c);
+void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_cost *b);
 
 /* tiny JSON reader (fio, iperf3 output) */
 struct jval;

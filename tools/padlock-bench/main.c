@@ -209,6 +209,10 @@ int main(int argc, char **argv)
 		report_tables("afalg",
 			      "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
 		report_crossover("afalg");
+		if (sys_profile[0])
+			printf("\n%s %s\n",
+			       "Under padlock-sim the PadLock rows time the simulator. Projected to the simulated CPU (a model): tools/project.py --bench",
+			       opt.csv_file ? opt.csv_file : "FILE (after --csv FILE)");
 	}
 	if (do_dm) {
 		cmd_dmcrypt();

@@ -311,7 +311,9 @@ void report_crossover(const char *test)
 				from = sz[j];
 			}
 			if (!any++)
-				printf("\ncrossover (%s): %s\n", test,
+				printf("\ncrossover (%s%s): %s\n", test,
+				       sys_profile[0] ?
+				       ", measured: the PadLock rows time padlock-sim" : "",
 				       "smallest request size from which the PadLock driver beats the baseline");
 			printf("  %s", rows[g].alg);
 			if (rows[g].keybits)
@@ -467,6 +469,15 @@ int report_write_json(const char *file)
 		jnum(f, r->cpu_pct);
 		if (r->extra[0])
 			fprintf(f, ", %s", r->extra);
+		if (r->sim) {
+			fprintf(f, ", \"sim\": {\"ops\": %.0f, \"ns\": %.0f, \"traps\": %llu",
+				r->sim_ops, r->sim_ns, r->sim_traps);
+			fprintf(f, ", \"handler_cycles\": %llu, \"trap_overhead_cycles\": %llu",
+				r->sim_handler, r->sim_trap_overhead);
+			fputs(", \"classes\": ", f);
+			json_escape(f, r->sim_classes);
+			fprintf(f, ", \"icount\": %s}", sys_icount ? "true" : "false");
+		}
 		fputs("}", f);
 	}
 	fputs("\n  ],\n  \"crossover\": [", f);
@@ -515,7 +526,9 @@ int report_write_csv(const char *file)
 	fputs("test,kernel,cpu,sim_profile,algorithm,keybits,op,driver,pinned,module,priority,",
 	      f);
 	fputs("padlock,baseline,size,path,runs,mbps_median,mbps_min,mbps_max,ops_per_s,", f);
-	fputs("cpu_ns_per_byte,cpu_percent\n", f);
+	fputs("cpu_ns_per_byte,cpu_percent,", f);
+	fputs("sim_ops,sim_ns,sim_traps,sim_handler_cycles,", f);
+	fputs("sim_trap_overhead_cycles,sim_classes,sim_icount\n", f);
 	for (i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
@@ -538,8 +551,16 @@ int report_write_csv(const char *file)
 		csv_str(f, r->module);
 		fprintf(f, ",%d,%d,%d,%ld,", r->priority, r->padlock, r->baseline, r->size);
 		csv_str(f, r->path);
-		fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r->runs, r->mbps, r->mbps_min,
+		fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", r->runs, r->mbps, r->mbps_min,
 			r->mbps_max, r->ops, r->cpu_ns_per_byte, r->cpu_pct);
+		if (r->sim) {
+			fprintf(f, "%.0f,%.0f,%llu,%llu,%llu,", r->sim_ops, r->sim_ns,
+				r->sim_traps, r->sim_handler, r->sim_trap_overhead);
+			csv_str(f, r->sim_classes);
+			fprintf(f, ",%d\n", sys_icount);
+		} else {
+			fputs(",,,,,,\n", f);
+		}
 	}
 	if (fclose(f))
 		return -errno;
