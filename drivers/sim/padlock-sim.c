@@ -172,6 +172,7 @@ static const char * const counter_names[SC_NR] = {
 	[SC_KEY_STALE] = "key_stale",
 	[SC_USER_TRAPS] = "user_traps",
 	[SC_POPF_SEEN] = "popf_seen",
+	[SC_USER_OVERREAD] = "user_overread",
 };
 
 /* xorshift64*: cheap, per CPU, for interruption points and garbage */

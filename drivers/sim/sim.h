@@ -67,6 +67,7 @@ enum sim_counter {
 	SC_KEY_STALE,		/* ... which differed from rBX/rDX's now */
 	SC_USER_TRAPS,		/* PadLock instructions raised in user mode */
 	SC_POPF_SEEN,		/* watched pushf; popf away from an xcrypt */
+	SC_USER_OVERREAD,	/* user-mode fetch into a readable next page */
 	SC_NR
 };
 

@@ -12,10 +12,6 @@ CMP_PY="$(dirname "$0")/lib/aes_cmp_bench.py"
 ktap_header
 padlock_need_afalg_drivers
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
-aes_skip_twin_small
-# make check: the erratum profile, plain Nano on the oldest and newest
-# booted 64-bit kernels, and the 32-bit C3 (every VM: make check-long)
-padlock_small_only_on "6.1/nano" "6.1/nano-s2" "sid/nano" "6.1-686/c3"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 [ -r /sys/kernel/debug/padlock-sim/counters ] || ktap_skip_all "needs padlock-sim's instruction counters"
 modprobe -n -q padlock_aes 2>/dev/null || ktap_skip_all "no in-tree padlock_aes module for $PADLOCK_KVER"

@@ -11,12 +11,6 @@
 
 ktap_header
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
-# -rt runs this on both of its profiles: RT moves the crypto into threads,
-# the context the drivers reason about, so every profile it boots gets it
-[ "${PADLOCK_KERNEL:-}" = 6.12-rt ] || aes_skip_twin_small
-# make check: 6.1 and 7.3 (the oldest and newest booted APIs besides 5.10),
-# the 32-bit C3 and the -rt kernel (crypto in threads); every VM: check-long
-padlock_small_only_on "6.1/nano" "6.1-686/c3" "6.12-rt/*" "7.3/nano"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 command -v dmsetup > /dev/null || ktap_skip_all "dmsetup not installed"
 modprobe dm_crypt 2>/dev/null || ktap_skip_all "no dm_crypt module"

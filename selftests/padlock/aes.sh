@@ -7,8 +7,6 @@
 . "$(dirname "$0")/lib/aes-lib.sh"
 
 ktap_header
-# 6.16 boots for its block-only shash path (docs/kernels.md)
-padlock_small_not_on "6.16/*"
 padlock_afalg_by_name
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"

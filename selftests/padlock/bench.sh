@@ -9,16 +9,6 @@
 
 ktap_header
 padlock_need_afalg_drivers
-case "$PADLOCK_KERNEL" in
-6.1|sid) ;;
-*) ktap_skip_all "padlock-bench is exercised on 6.1 and sid only (kernel ${PADLOCK_KERNEL:-unknown})" ;;
-esac
-case "$PADLOCK_PROFILE" in
-none|nano) ;;
-*) ktap_skip_all "padlock-bench is exercised with the profiles none and nano only (profile $PADLOCK_PROFILE)" ;;
-esac
-# make check: with the simulator on 6.1 (without it, and on sid: check-long)
-padlock_small_only_on "6.1/nano"
 [ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
 BENCH=$PADLOCK_TOP/tools/padlock-bench/padlock-bench
 # a RAM disk another program left behind would not be the tool's own

@@ -16,10 +16,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 
 ktap_header
-# 6.16 boots for its block-only shash path (docs/kernels.md)
-padlock_small_not_on "6.16/*"
-# nano-s2 differs from nano only in its AES stepping-2 workaround
-padlock_skip_twin_small "nano-s2=nano"
 
 HW=/sys/class/misc/hw_random
 SIM=/sys/kernel/debug/padlock-sim

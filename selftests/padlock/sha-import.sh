@@ -16,8 +16,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 
 ktap_header
-# nano-s2 differs from nano only in its AES stepping-2 workaround
-padlock_skip_twin_small "nano-s2=nano"
 padlock_need_afalg_drivers
 
 case "$PADLOCK_PROFILE" in

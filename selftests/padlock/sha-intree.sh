@@ -14,7 +14,6 @@ PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header
 padlock_need_afalg_drivers
-padlock_small_only_on "*/nano" "*/zhaoxin" "6.1-686/c7"
 
 case "$PADLOCK_PROFILE" in
 c3) ktap_skip_all "profile c3 (VIA C3 Nehemiah) has no PHE hash engine" ;;

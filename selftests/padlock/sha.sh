@@ -12,8 +12,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header
-# nano-s2 differs from nano only in its AES stepping-2 workaround
-padlock_skip_twin_small "nano-s2=nano"
 padlock_afalg_by_name
 
 case "$PADLOCK_PROFILE" in

@@ -16,9 +16,6 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/lib/openssl-engine.sh"
 
 ktap_header
-# minutes under software emulation: make check runs it on 6.1's 64-bit
-# profiles and on c7 (32-bit engine); make check-long everywhere
-padlock_small_only_on '6.1/nano-s2' '6.1/zhaoxin' '6.1-686/c7'
 sim=/sys/kernel/debug/padlock-sim
 [ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
 [ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"

@@ -18,8 +18,6 @@ dir=$(cd "$(dirname "$0")" && pwd)
 
 ktap_header
 padlock_need_afalg_drivers
-# make check: the oldest kernel and 6.1's 64-bit profiles (check-long: all)
-padlock_small_only_on '6.1/zhaoxin' '5.10/nano'
 sim=/sys/kernel/debug/padlock-sim
 [ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"

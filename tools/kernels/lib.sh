@@ -9,7 +9,7 @@ die() { echo "${0##*/}: $*" >&2; exit 1; }
 # The kernel table (tools/kernels/matrix), without comments and blank lines:
 # alias arch chroot check long image
 matrix_lines() {
-	grep -v '^#' "$PADLOCK_TOP/tools/kernels/matrix" | awk 'NF'
+	grep -v '^[#@]' "$PADLOCK_TOP/tools/kernels/matrix" | awk 'NF'
 }
 
 # All kernel aliases of the matrix, in order.

@@ -317,7 +317,8 @@ int run_argv(char **out, char *const argv[])
 		char tmp[4096];
 		int i;
 
-		if (stop_requested && !killed) {
+		/* a stop ends the running program, but never the undoing */
+		if (stop_requested && !killed && !in_cleanup) {
 			kill(pid, SIGTERM);
 			killed = 1;
 		}
@@ -361,7 +362,7 @@ int run_argv(char **out, char *const argv[])
 		}
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-		if (!killed) {
+		if (!killed && !in_cleanup) {
 			kill(pid, SIGTERM);
 			killed = 1;
 		}

@@ -146,11 +146,3 @@ aes_py() {
 	done < <(python3 "$AES_PY" "$@" 2>&1; echo "RC $?")
 }
 
-# At small scale (make check), a zhaoxin or c7 VM skips the AES workload
-# programs when make check boots the same kernel with nano or c3 too (the
-# "check" column of tools/kernels/matrix): same ACE units and fetch sizes,
-# same driver paths, so the counts and results would repeat.  make
-# check-long runs them on every profile.
-aes_skip_twin_small() {
-	padlock_skip_twin_small "zhaoxin*=nano" "c7=c3"
-}

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # KTAP output for the padlock selftests (our own; source it from a test).
 #
-#   ktap_header                 print the version line
+#   ktap_header                 print the version line; skip the program on a VM
+#                               where the plan (tools/kernels/matrix) does not run it
 #   ktap_plan N                 print the plan (optional; printed at the end otherwise)
 #   ktap_pass DESC | ktap_fail DESC | ktap_skip DESC REASON
 #   ktap_check DESC CMD...      run CMD; pass on exit 0, fail (with its output as diagnostics) otherwise
@@ -12,7 +13,7 @@
 KTAP_NUM=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLANNED=0
 KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
 
-ktap_header() { echo "TAP version 13"; }
+ktap_header() { echo "TAP version 13"; padlock_plan_gate; }
 ktap_plan() { echo "1..$1"; KTAP_PLANNED=1; }
 ktap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 ktap_pass() { KTAP_NUM=$((KTAP_NUM + 1)); KTAP_PASS=$((KTAP_PASS + 1)); echo "ok $KTAP_NUM $1"; }
@@ -98,19 +99,6 @@ padlock_rmmod() {
 	return 0
 }
 
-# padlock_small_only_on PATTERN...: at PADLOCK_SCALE=small (make check),
-# skip the whole program unless KERNEL/PROFILE matches one of the shell
-# patterns (e.g. '*/nano' '6.1-686/c7'); make check-long runs it everywhere.
-padlock_small_only_on() {
-	local pat
-	[ "$PADLOCK_SCALE" = small ] || return 0
-	for pat in "$@"; do
-		# shellcheck disable=SC2254
-		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
-	done
-	ktap_skip_all "make check runs this on $* only (every kernel and profile: make check-long)"
-}
-
 # padlock_afalg_pin_probe: print why AF_ALG cannot bind an implementation
 # by its driver name (cra_driver_name); print nothing when it can.  Linux
 # 7.3 (Debian 7.3.4) takes only algorithm names ("ecb(aes)"):
@@ -174,37 +162,33 @@ padlock_afalg_by_name() {
 	export PADLOCK_AFALG_PIN
 }
 
-# padlock_small_not_on PATTERN...: at small scale (make check), skip the
-# whole program on KERNEL/PROFILE matching one of the shell patterns (a VM
-# booted for other programs' sake); make check-long runs it there too.
-padlock_small_not_on() {
-	local pat
-	[ "$PADLOCK_SCALE" = small ] || return 0
-	for pat in "$@"; do
+# padlock_plan_gate: skip the whole program on a VM where the plan does not
+# run it.  The plan is the "@PROGRAM CHECK LONG" table of
+# tools/kernels/matrix: KERNEL/PROFILE shell patterns of the VMs that run
+# PROGRAM in make check (PADLOCK_SCALE=small) and make check-long
+# (PADLOCK_SCALE=long).  Outside tools/check (no PADLOCK_KERNEL, a program
+# run by hand on a PadLock machine) and for a program not in the table, the
+# program runs.
+padlock_plan_gate() {
+	local prog col pats pat target=make\ check
+	local -a list
+	[ -n "${PADLOCK_KERNEL:-}" ] || return 0
+	case "$PADLOCK_SCALE" in
+	small) col=2 ;;
+	long) col=3 target=make\ check-long ;;
+	*) return 0 ;;
+	esac
+	prog=${0##*/}
+	pats=$(awk -v p="@$prog" -v c=$col '$1 == p { print $c; exit }' \
+		"$PADLOCK_TOP/tools/kernels/matrix" 2>/dev/null)
+	[ -n "$pats" ] || return 0
+	IFS=, read -r -a list <<< "$pats"
+	for pat in "${list[@]}"; do
 		# shellcheck disable=SC2254
-		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in
-		$pat) ktap_skip_all "make check does not run this on $PADLOCK_KERNEL/$PADLOCK_PROFILE (booted for other programs; every kernel and profile: make check-long)" ;;
-		esac
+		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
 	done
-}
-
-# padlock_skip_twin_small PROFILE=TWIN...: at small scale (make check),
-# skip the whole program on a profile (shell pattern) whose units this
-# program exercises exactly as on TWIN, when make check boots the same kernel
-# with TWIN too (the "check" column of tools/kernels/matrix).  make
-# check-long runs it on every profile.
-padlock_skip_twin_small() {
-	local pair twin=
-	[ "$PADLOCK_SCALE" = small ] || return 0
-	for pair in "$@"; do
-		# shellcheck disable=SC2254
-		case "$PADLOCK_PROFILE" in ${pair%%=*}) twin=${pair#*=}; break ;; esac
-	done
-	[ -n "$twin" ] || return 0
-	if awk -v k="${PADLOCK_KERNEL:-}" -v t="$twin" '$1 == k && ("," $4 ",") ~ ("," t ",") { f = 1 }
-		END { exit !f }' "$PADLOCK_TOP/tools/kernels/matrix" 2>/dev/null; then
-		ktap_skip_all "profile $PADLOCK_PROFILE has $twin's units for this program; run on $PADLOCK_KERNEL/$twin (every profile: make check-long)"
-	fi
+	[ "$pats" = - ] && ktap_skip_all "$target does not run $prog (the plan in tools/kernels/matrix)"
+	ktap_skip_all "$target runs $prog on ${pats//,/, } only (the plan in tools/kernels/matrix)"
 }
 
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).
