@@ -5,7 +5,7 @@
 set -u
 cd "$PADLOCK_TOP" || exit 1
 # padlock_insmod: insmod with the module's dependencies loaded first
-. selftests/padlock/lib/ktap.sh
+. selftests/padlock/lib/ktap-lib.sh
 echo "== CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(head -n1 /sys/kernel/debug/padlock-sim/profile 2>/dev/null || echo real hardware))"
 echo "== flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'rng(_en)?|ace2?(_en)?|phe(_en)?' | tr '\n' ' ')"
 for m in padlock-aes padlock-sha padlock-rng; do

@@ -14,7 +14,7 @@
 # tools/project.py --measured FILE turns them into instructions per call.
 #
 # The user-mode set-up of the engine (CPUID sites, key-reload sites) is
-# the one sim-openssl.sh uses: selftests/padlock/lib/openssl-engine.sh.
+# the one sim-openssl.sh uses: selftests/padlock/lib/openssl-engine-lib.sh.
 set -u
 cd "$PADLOCK_TOP" || exit 1
 sim=/sys/kernel/debug/padlock-sim
@@ -22,8 +22,8 @@ secs=${SPEED_SECONDS:-3}
 sizes=${SPEED_SIZES:-16 64 256 1024 8192}
 modes=${SPEED_MODES:-ecb cbc}
 
-# shellcheck source=selftests/padlock/lib/openssl-engine.sh
-. selftests/padlock/lib/openssl-engine.sh
+# shellcheck source=selftests/padlock/lib/openssl-engine-lib.sh
+. selftests/padlock/lib/openssl-engine-lib.sh
 
 [ -d "$sim" ] || { echo "# padlock-sim is not loaded"; exit 1; }
 so=$(openssl_engine_so)

@@ -15,7 +15,7 @@
  * "faulted" instead of an oops.
  *
  * Layout of request and result: struct simtest_req / simtest_res below,
- * little-endian, mirrored by selftests/padlock/lib/simtest.py.
+ * little-endian, mirrored by selftests/padlock/lib/sim_simtest.py.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>

@@ -4,7 +4,7 @@
 # the same VM: for each workload, the sim's xcrypt instruction count (counters
 # reset before each) and the wall time per request.  Asserted: ours never
 # uses more instructions than in-tree.  Times are diagnostics only.
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 . "$(dirname "$0")/lib/aes-lib.sh"
 . "$(dirname "$0")/lib/aes-ipsec-lib.sh"
 CMP_PY="$(dirname "$0")/lib/aes_cmp_bench.py"

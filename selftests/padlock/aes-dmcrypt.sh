@@ -6,7 +6,7 @@
 # the kernel's generic AES (with our module unloaded) and the reverse; the
 # table and /proc/crypto prove which driver ran; unloading is refused while
 # a mapping uses the module.
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 . "$(dirname "$0")/lib/aes-lib.sh"
 
 ktap_header

@@ -4,7 +4,7 @@
 # cbc(aes)+hmac(sha256) and rfc3686(ctr(aes))+hmac(sha256): ping and a
 # short iperf3 work, the SA counters grow, /proc/crypto shows our driver
 # instantiated, and the simulator's counters show PadLock instructions.
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 . "$(dirname "$0")/lib/aes-lib.sh"
 . "$(dirname "$0")/lib/aes-ipsec-lib.sh"
 

@@ -3,7 +3,7 @@
 # padlock-aes through AF_ALG: registration and self-tests, driver selection,
 # NIST CAVP vectors, differential tests against the kernel's generic AES,
 # bad input, and unloading while idle / while a socket holds the module.
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 . "$(dirname "$0")/lib/aes-lib.sh"
 
 ktap_header

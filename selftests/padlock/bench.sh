@@ -5,7 +5,7 @@
 # after every run no device-mapper table, no namespace and no changed crypto
 # priority left behind.  Runs on 6.1 and sid with the profiles none and nano
 # (the tool is the same everywhere; other combinations skip to save time).
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
 padlock_need_afalg_drivers

@@ -7,7 +7,7 @@
 # from inside the VM; the VM's writes are thrown away afterwards.
 # Compiling under software emulation is slow (~10-15 minutes for the three
 # modules), so only make check-long runs it (6.1/nano, sid/nano, 6.1-686/c7).
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
 # make check proves the DKMS packaging without a VM (tools/deb --check builds

@@ -6,7 +6,7 @@
 # kmemleak (make check-debug) a final scan finds no leak.  (The only expected WARN: Debian's in-tree padlock-sha
 # "-nano" algorithms failing their self-test on the zhaoxin profile, the
 # real-world bug the simulator reproduces.)
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
 if [ -d /sys/module/padlock_sim ]; then

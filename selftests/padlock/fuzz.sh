@@ -16,8 +16,8 @@
 # is 100; each one is 8 random vectors compared with generic, plus one
 # random request layout per known-answer vector).
 dir=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/padlock/lib/ktap.sh
-. "$dir/lib/ktap.sh"
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
 
 ktap_header
 padlock_need_afalg_drivers

@@ -3,7 +3,7 @@
 # Each driver module loads where its PadLock unit exists and refuses with
 # ENODEV and exactly one log line where it does not; its CPU-feature
 # modalias matches this CPU exactly when the unit exists (udev autoload).
-. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
 

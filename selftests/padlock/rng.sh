@@ -12,8 +12,8 @@
 # while /dev/hwrng is being read, and PadLock instructions per byte next to
 # via-rng (ours must not use more, and no REP XSTORE).
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=lib/ktap.sh
-. "$here/lib/ktap.sh"
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
 
 ktap_header
 

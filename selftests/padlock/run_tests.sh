@@ -4,7 +4,7 @@
 # directory, or those named, and prints KTAP with each program's results
 # nested under it, as the kselftest runner does.
 #
-# usage: run_tests.sh [-t NAME]... ; PADLOCK_* variables: see lib/ktap.sh
+# usage: run_tests.sh [-t NAME]... ; PADLOCK_* variables: see lib/ktap-lib.sh
 cd "$(dirname "$0")" || exit 1
 progs=()
 while [ $# -gt 0 ]; do

@@ -12,8 +12,8 @@
 #    imported into both: same return codes, same digests where both accept.
 # Never an oops or a simulator violation.  PADLOCK_SCALE=long: large counts.
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=lib/ktap.sh
-. "$here/lib/ktap.sh"
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
 
 ktap_header
 padlock_need_afalg_drivers

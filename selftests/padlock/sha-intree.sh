@@ -8,8 +8,8 @@
 # must not use more; wall time is reported, never asserted), and unloading /
 # reloading ours while idle and while an AF_ALG hash is open on it.
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=lib/ktap.sh
-. "$here/lib/ktap.sh"
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
 PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header

@@ -7,8 +7,8 @@
 # drivers (random keys, 0-byte and 1 MiB keys), all through AF_ALG.
 # PADLOCK_SCALE=long: 100,000 random messages per algorithm.
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=lib/ktap.sh
-. "$here/lib/ktap.sh"
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
 PY=(python3 "$here/lib/sha_afalg.py")
 
 ktap_header

@@ -6,8 +6,8 @@
 # padlock-sha failure (Debian #1113996) where the kernel's code reaches it.
 # Our own modules have the same names, so they are unloaded first.
 dir=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/padlock/lib/ktap.sh
-. "$dir/lib/ktap.sh"
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
 
 ktap_header
 padlock_need_afalg_drivers

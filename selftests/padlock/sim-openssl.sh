@@ -10,10 +10,10 @@
 # software path gives, both directions, with the simulator counting the
 # engine's instructions and no violation; and "openssl speed" runs.
 dir=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/padlock/lib/ktap.sh
-. "$dir/lib/ktap.sh"
-# shellcheck source=selftests/padlock/lib/openssl-engine.sh
-. "$dir/lib/openssl-engine.sh"
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
+# shellcheck source=selftests/padlock/lib/openssl-engine-lib.sh
+. "$dir/lib/openssl-engine-lib.sh"
 
 ktap_header
 sim=/sys/kernel/debug/padlock-sim

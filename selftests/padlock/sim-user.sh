@@ -11,8 +11,8 @@
 # PADLOCK_USER_AES selects the padlock-aes under test: "ours" (default),
 # "intree" (Debian's), or the path of another padlock-aes.ko.
 dir=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/padlock/lib/ktap.sh
-. "$dir/lib/ktap.sh"
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
 # shellcheck source=selftests/padlock/lib/aes-lib.sh
 . "$dir/lib/aes-lib.sh"
 

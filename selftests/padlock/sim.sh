@@ -5,8 +5,8 @@
 # interruption injection, clobbers, RNG knobs and counters.  Drives the
 # instructions through padlock-simtest.ko (drivers/test/padlock-simtest.c).
 dir=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/padlock/lib/ktap.sh
-. "$dir/lib/ktap.sh"
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
 
 ktap_header
 sim=/sys/kernel/debug/padlock-sim

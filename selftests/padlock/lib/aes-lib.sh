@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the padlock-aes tests (source after lib/ktap.sh).
+# Helpers for the padlock-aes tests (source after lib/ktap-lib.sh).
 #
 #   aes_have_ace             the (simulated) CPU has an enabled ACE unit
 #   aes_which                which padlock_aes is loaded: ours|intree|none

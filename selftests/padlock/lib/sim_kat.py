@@ -15,7 +15,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import simtest as st  # noqa: E402
+import sim_simtest as st  # noqa: E402
 
 LONG = os.environ.get("PADLOCK_SCALE", "small") == "long"
 

@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import simtest as st  # noqa: E402
+import sim_simtest as st  # noqa: E402
 
 F_NO_RELOAD = 32
 ROUNDS = 20
