@@ -505,12 +505,101 @@ static void sweep(const struct drvset *s, int d, int keylen, int *done, int tota
 	bh_close(&b);
 }
 
+/* the drivers to compare per cipher and hash; have_*: drivers_for()'s count */
+struct afalg_plan {
+	struct drvset cs[4][1], hs[2];
+	int have_c[4], have_h[2];
+};
+
+/* measurements the plan makes */
+static int plan_total(const struct afalg_plan *p)
+{
+	int i, total = 0;
+
+	for (i = 0; i < 4; i++)
+		if (p->have_c[i] > 0)
+			total += p->cs[i]->ndrv * 2 * 2 * NSIZES;
+	for (i = 0; i < 2; i++)
+		if (p->have_h[i] > 0)
+			total += p->hs[i].ndrv * NSIZES;
+	return total;
+}
+
+static void plan_drivers(struct afalg_plan *p)
+{
+	int i, d, total = 0, any_padlock = 0;
+
+	for (i = 0; i < 4; i++) {
+		p->have_c[i] = drivers_for(ciphers[i].cra, p->cs[i], 0);
+		if (p->have_c[i] < 0)
+			notice("the kernel has no %s; skipped.", ciphers[i].cra);
+		if (p->have_c[i] > 0) {
+			total += p->have_c[i] * 2 * 2 * NSIZES;
+			for (d = 0; d < p->cs[i]->ndrv; d++)
+				any_padlock |= p->cs[i]->padlock[d];
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		p->have_h[i] = drivers_for(hashes[i], &p->hs[i], 1);
+		if (p->have_h[i] < 0)
+			notice("the kernel has no %s; skipped.", hashes[i]);
+		if (p->have_h[i] > 0) {
+			total += p->have_h[i] * NSIZES;
+			for (d = 0; d < p->hs[i].ndrv; d++)
+				any_padlock |= p->hs[i].padlock[d];
+		}
+	}
+	if (!total)
+		die(EXIT_ENV,
+		    "nothing to measure: no algorithm has a driver selected by --driver.");
+	if (!any_padlock)
+		notice("%s",
+		       "no PadLock driver is present (no driver name with \"padlock\" in /proc/crypto); afalg compares the drivers that exist.");
+}
+
+/* correctness before any timing: what fails a check is left out */
+static void plan_check(struct afalg_plan *p)
+{
+	int i, k;
+
+	for (i = 0; i < 4; i++) {
+		int ok = p->have_c[i] > 0;
+
+		for (k = 0; k < 2 && ok; k++)
+			ok = check_cipher(p->cs[i], ciphers[i].keylen[k]);
+		if (p->have_c[i] > 0 && !ok)
+			p->have_c[i] = 0;
+	}
+	for (i = 0; i < 2; i++)
+		if (p->have_h[i] > 0 && !check_hash(&p->hs[i]))
+			p->have_h[i] = 0;
+}
+
+/* the access path per size, and whether splicing copies */
+static void plan_paths(const struct afalg_plan *p)
+{
+	char paths[256] = "";
+	int i;
+
+	calibrate(p->have_c[1] > 0 ? p->cs[1] : NULL);
+	for (i = 0; i < NSIZES; i++)
+		snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%ld:%s",
+			 i ? " " : "", sizes[i], path_names[path_for[i]]);
+	report_meta("afalg_path", "%s", paths);
+	if (p->have_c[0] > 0) {
+		const char *zc = zero_copy_probe(p->cs[0]->drv[0]);
+
+		report_meta("afalg_splice", "%s", zc);
+		if (!strcmp(zc, "copy"))
+			notice("%s",
+			       "AF_ALG copies spliced data on this kernel (zero-copy removed, as in Linux 7.2 and its backports): vmsplice/stream numbers include a copy.");
+	}
+}
+
 int cmd_afalg(void)
 {
-	struct drvset cs[4][1], hs[2];
-	int have_c[4], have_h[2], i, k, d, total = 0, done = 0, any_padlock = 0;
-	const struct drvset *cbc = NULL;
-	char paths[256] = "";
+	struct afalg_plan p;
+	int i, k, d, total, done = 0;
 
 	if (opt.nsizes) {
 		memcpy(sizes, opt.sizes, opt.nsizes * sizeof(sizes[0]));
@@ -522,79 +611,21 @@ int cmd_afalg(void)
 	if (!inbuf || !outbuf || !refbuf)
 		die(EXIT_RUNTIME, "out of memory");
 
-	for (i = 0; i < 4; i++) {
-		have_c[i] = drivers_for(ciphers[i].cra, cs[i], 0);
-		if (have_c[i] < 0)
-			notice("the kernel has no %s; skipped.", ciphers[i].cra);
-		if (have_c[i] > 0) {
-			total += have_c[i] * 2 * 2 * NSIZES;
-			for (d = 0; d < cs[i]->ndrv; d++)
-				any_padlock |= cs[i]->padlock[d];
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		have_h[i] = drivers_for(hashes[i], &hs[i], 1);
-		if (have_h[i] < 0)
-			notice("the kernel has no %s; skipped.", hashes[i]);
-		if (have_h[i] > 0) {
-			total += have_h[i] * NSIZES;
-			for (d = 0; d < hs[i].ndrv; d++)
-				any_padlock |= hs[i].padlock[d];
-		}
-	}
-	if (!total)
-		die(EXIT_ENV,
-		    "nothing to measure: no algorithm has a driver selected by --driver.");
-	if (!any_padlock)
-		notice("%s",
-		       "no PadLock driver is present (no driver name with \"padlock\" in /proc/crypto); afalg compares the drivers that exist.");
-
-	/* 1. correctness before any timing */
-	for (i = 0; i < 4; i++) {
-		int ok = have_c[i] > 0;
-
-		for (k = 0; k < 2 && ok; k++)
-			ok = check_cipher(cs[i], ciphers[i].keylen[k]);
-		if (have_c[i] > 0 && !ok)
-			have_c[i] = 0;
-	}
-	for (i = 0; i < 2; i++)
-		if (have_h[i] > 0 && !check_hash(&hs[i]))
-			have_h[i] = 0;
-	for (i = 0, total = 0; i < 4; i++)
-		if (have_c[i] > 0)
-			total += cs[i]->ndrv * 2 * 2 * NSIZES;
-	for (i = 0; i < 2; i++)
-		if (have_h[i] > 0)
-			total += hs[i].ndrv * NSIZES;
+	plan_drivers(&p);
+	plan_check(&p);
+	total = plan_total(&p);
 	if (!total)
 		die(EXIT_ENV, "no algorithm could be used through AF_ALG (see the notes above).");
+	plan_paths(&p);
 
-	/* 2. access path */
-	if (have_c[1] > 0)
-		cbc = cs[1];
-	calibrate(cbc);
-	for (i = 0; i < NSIZES; i++)
-		snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%ld:%s",
-			 i ? " " : "", sizes[i], path_names[path_for[i]]);
-	report_meta("afalg_path", "%s", paths);
-	if (have_c[0] > 0) {
-		const char *zc = zero_copy_probe(cs[0]->drv[0]);
-
-		report_meta("afalg_splice", "%s", zc);
-		if (!strcmp(zc, "copy"))
-			notice("%s",
-			       "AF_ALG copies spliced data on this kernel (zero-copy removed, as in Linux 7.2 and its backports): vmsplice/stream numbers include a copy.");
-	}
-
-	/* 3. the sweep */
+	/* the sweep */
 	for (i = 0; i < 4; i++)
-		for (k = 0; k < 2 && have_c[i] > 0; k++)
-			for (d = 0; d < cs[i]->ndrv; d++)
-				sweep(cs[i], d, ciphers[i].keylen[k], &done, total);
+		for (k = 0; k < 2 && p.have_c[i] > 0; k++)
+			for (d = 0; d < p.cs[i]->ndrv; d++)
+				sweep(p.cs[i], d, ciphers[i].keylen[k], &done, total);
 	for (i = 0; i < 2; i++)
-		for (d = 0; d < hs[i].ndrv && have_h[i] > 0; d++)
-			sweep(&hs[i], d, 0, &done, total);
+		for (d = 0; d < p.hs[i].ndrv && p.have_h[i] > 0; d++)
+			sweep(&p.hs[i], d, 0, &done, total);
 	progress_done();
 	free(inbuf);
 	free(outbuf);

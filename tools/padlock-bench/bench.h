@@ -95,25 +95,31 @@ struct row {
 	char sim_classes[160];	/* "xcrypt-ecb:N ..." the non-zero counts */
 };
 
-/* util.c */
+/* err.c: messages, fatal errors, the stop request, allocation */
 noreturn void die(int status, const char *fmt, ...) __printf(2, 3);
 void notice(const char *fmt, ...) __printf(1, 2);
 void progress(const char *fmt, ...) __printf(1, 2);
 void progress_done(void);
+void check_stop(void);
 void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
+
+/* measure.c: clocks, random data, sorting */
 double now_s(void);
 double cpu_s(void);
 void fill_random(void *buf, size_t len);
 int cmp_double(const void *a, const void *b);
-void check_stop(void);
 
+/* cleanup.c: the cleanup stack, signals */
 typedef void (*cleanup_fn)(void *arg);
 void cleanup_push(const char *what, cleanup_fn fn, void *arg);
 void cleanup_pop_run(const char *what);
 void cleanup_all(void);
+int cleanup_running(void);
 void install_signals(void);
 
+/* run.c: programs, privileges, kernel modules */
 int have_program(const char *prog);
 void need_program(const char *prog, const char *package);
 void need_root(const char *what);
@@ -123,12 +129,14 @@ const char *run_stderr(void);
 int module_loaded(const char *mod);
 int need_module(const char *mod, const char *params);
 
+/* proccrypto.c: /proc/crypto */
 int crypto_read(struct crypto_list *l);
 void crypto_free(struct crypto_list *l);
 const struct calg *crypto_find_driver(const struct crypto_list *l, const char *driver);
 const struct calg *crypto_resolve(const char *pinned, struct crypto_list *l);
 int is_padlock_driver(const char *driver);
 
+/* sysinfo.c: the machine, the simulator's cost counters */
 extern char sys_kernel[128], sys_cpu[160], sys_profile[128];
 extern int sys_icount;	/* guest time counts instructions (tools/vm/run --icount) */
 void sysinfo_read(void);
@@ -145,15 +153,13 @@ struct sim_cost {
 int sim_cost_read(struct sim_cost *c);
 void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_cost *b);
 
-/* tiny JSON reader (fio, iperf3 output) */
-struct jval;
-struct jval *json_parse(const char *text);
-void json_free(struct jval *v);
-const struct jval *json_get(const struct jval *v, const char *path);
-double json_num(const struct jval *v, const char *path, double dflt);
-const char *json_str(const struct jval *v, const char *path);
-int json_len(const struct jval *v);
-const struct jval *json_idx(const struct jval *v, int i);
+/* json.c: fio and iperf3 output through json-c; members by JSON pointer */
+struct json_object;
+struct json_object *json_output_parse(const char *text);
+struct json_object *json_at(struct json_object *doc, const char *ptr);
+double json_at_num(struct json_object *doc, const char *ptr, double dflt);
+const char *json_at_str(struct json_object *doc, const char *ptr);
+int json_at_len(struct json_object *doc, const char *ptr);
 
 /* report.c */
 struct row *row_add(void);
@@ -168,7 +174,6 @@ void report_crossover(const char *test);
 int report_write_json(const char *file);
 int report_write_csv(const char *file);
 void report_plot(const char *file);
-void json_escape(FILE *f, const char *s);
 
 /* drivers.c: which drivers to compare */
 struct drvset {

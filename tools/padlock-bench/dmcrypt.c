@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <kcapi.h>
+#include <json-c/json.h>
 
 #include "bench.h"
 
@@ -42,6 +43,7 @@ static const struct {
 
 #define VERIFY_MAX (4L << 20)
 static long verify_len;
+static u8 *vdata, *vback;	/* written, read back */
 
 static char mapname[64], mappath[128], ramdev[64] = "/dev/ram0";
 static char tmpdir[64], keyfile[128];
@@ -237,24 +239,23 @@ static double cpu_busy(double *total)
 	return busy;
 }
 
-/*
- * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
- * other).  A normal run starts fio per job so that the machine's CPU use
- * belongs to one job; --quick runs all four in one process to save fio's
- * start-up and reports the average CPU use of the four.
- */
-static void fio_jobs(const char *spec, int keybits, const char *pinned, const struct calg *c,
-		     int padlock, int baseline, int first, int n)
-{
-	char opts[4][5][32], rt[32], size[32];
-	char *argv[41], *out = NULL;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double b0, t0, b1, t1;
-	struct jval *js;
-	int argc = 0, j, k, rc;
+/* what one fio job measured: where, with which driver */
+struct fio_ctx {
+	const char *spec, *pinned;
+	const struct calg *c;
+	int keybits, padlock, baseline;
+	int first, n;		/* jobs[first..first+n-1] */
+	double busy, total;	/* machine CPU time: busy and all, in ticks */
+};
 
-	snprintf(size, sizeof(size), "--size=%dM", opt.ram_mib * 3 / 4);
-	snprintf(rt, sizeof(rt), "--runtime=%d", opt.fio_seconds);
+/* fio's command line for jobs first..first+n-1; opts holds the strings */
+static void fio_argv(char *argv[41], char opts[4][5][32], char rt[32], char size[32],
+		     int first, int n)
+{
+	int argc = 0, j, k;
+
+	snprintf(size, 32, "--size=%dM", opt.ram_mib * 3 / 4);
+	snprintf(rt, 32, "--runtime=%d", opt.fio_seconds);
 	argv[argc++] = "fio";
 	argv[argc++] = "--output-format=json";
 	argv[argc++] = "--filename";
@@ -280,73 +281,107 @@ static void fio_jobs(const char *spec, int keybits, const char *pinned, const st
 			argv[argc++] = opts[j][k];
 	}
 	argv[argc] = NULL;
-	progress("[dmcrypt] %s %s: fio %s%s", spec, pinned, jobs[first].rw,
-		 n > 1 ? " and the others" : "");
+}
+
+/* the report row of fio job number j of x, from its JSON object */
+static void fio_row(const struct fio_ctx *x, int j, struct json_object *job)
+{
+	int rd = !strcmp(jobs[x->first + j].op, "read");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct row *r = row_add();
+	double bw, secs;
+
+	snprintf(r->test, sizeof(r->test), "dmcrypt");
+	snprintf(r->alg, sizeof(r->alg), "%s", x->spec);
+	r->keybits = x->keybits;
+	snprintf(r->op, sizeof(r->op), "%s", jobs[x->first + j].op);
+	snprintf(r->pinned, sizeof(r->pinned), "%s", x->pinned);
+	snprintf(r->driver, sizeof(r->driver), "%s", x->c ? x->c->driver : x->pinned);
+	snprintf(r->module, sizeof(r->module), "%s", x->c ? x->c->module : "");
+	r->priority = x->c ? x->c->priority : -1;
+	r->padlock = x->padlock;
+	r->baseline = x->baseline;
+	r->size = jobs[x->first + j].bs;
+	snprintf(r->path, sizeof(r->path), "%s", jobs[x->first + j].rw);
+	r->runs = 1;
+	bw = json_at_num(job, rd ? "/read/bw_bytes" : "/write/bw_bytes", 0);
+	r->mbps = bw / 1e6;
+	r->mbps_min = r->mbps;
+	r->mbps_max = r->mbps;
+	r->ops = json_at_num(job, rd ? "/read/iops" : "/write/iops", 0);
+	secs = json_at_num(job, "/job_runtime", 0) / 1000.0;
+	if (x->total > 0 && ncpu > 0) {
+		/* percent of one CPU, whole machine: dm-crypt works in kworkers */
+		r->cpu_pct = x->busy / x->total * 100.0 * ncpu;
+		if (bw > 0 && secs > 0)
+			r->cpu_ns_per_byte = x->busy / x->total * ncpu * 1e9 / bw;
+	}
+	snprintf(r->extra, sizeof(r->extra),
+		 "\"iops\": %.6g, \"fio_usr_cpu\": %.4g, \"fio_sys_cpu\": %.4g, \"fio_runtime_ms\": %.6g, \"cpu_scope\": \"%s\"",
+		 r->ops, json_at_num(job, "/usr_cpu", 0), json_at_num(job, "/sys_cpu", 0),
+		 secs * 1000, x->n > 1 ? "average of the fio jobs run together" : "this job");
+}
+
+/*
+ * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
+ * other).  A normal run starts fio per job so that the machine's CPU use
+ * belongs to one job; --quick runs all four in one process to save fio's
+ * start-up and reports the average CPU use of the four.
+ */
+static void fio_jobs(struct fio_ctx *x)
+{
+	char opts[4][5][32], rt[32], size[32];
+	char *argv[41], *out = NULL;
+	double b0, t0, b1, t1;
+	struct json_object *js, *jl;
+	int j, rc;
+
+	fio_argv(argv, opts, rt, size, x->first, x->n);
+	progress("[dmcrypt] %s %s: fio %s%s", x->spec, x->pinned, jobs[x->first].rw,
+		 x->n > 1 ? " and the others" : "");
 	b0 = cpu_busy(&t0);
 	rc = run_argv(&out, argv);
 	b1 = cpu_busy(&t1);
 	check_stop();
-	js = rc ? NULL : json_parse(out);
-	if (json_len(json_get(js, "jobs")) != n) {
+	js = rc ? NULL : json_output_parse(out);
+	if (json_at_len(js, "/jobs") != x->n) {
 		char msg[300];
 
 		snprintf(msg, sizeof(msg), "%s", run_stderr());
 		free(out);
-		json_free(js);
-		die(EXIT_RUNTIME, "fio %s on %s failed: %s", jobs[first].rw, mappath,
+		json_object_put(js);
+		die(EXIT_RUNTIME, "fio %s on %s failed: %s", jobs[x->first].rw, mappath,
 		    msg[0] ? msg : "no JSON output");
 	}
-	for (j = 0; j < n; j++) {
-		const struct jval *job = json_idx(json_get(js, "jobs"), j);
-		int rd = !strcmp(jobs[first + j].op, "read");
-		struct row *r = row_add();
-		double bw, secs;
-
-		snprintf(r->test, sizeof(r->test), "dmcrypt");
-		snprintf(r->alg, sizeof(r->alg), "%s", spec);
-		r->keybits = keybits;
-		snprintf(r->op, sizeof(r->op), "%s", jobs[first + j].op);
-		snprintf(r->pinned, sizeof(r->pinned), "%s", pinned);
-		snprintf(r->driver, sizeof(r->driver), "%s", c ? c->driver : pinned);
-		snprintf(r->module, sizeof(r->module), "%s", c ? c->module : "");
-		r->priority = c ? c->priority : -1;
-		r->padlock = padlock;
-		r->baseline = baseline;
-		r->size = jobs[first + j].bs;
-		snprintf(r->path, sizeof(r->path), "%s", jobs[first + j].rw);
-		r->runs = 1;
-		bw = json_num(job, rd ? "read.bw_bytes" : "write.bw_bytes", 0);
-		r->mbps = bw / 1e6;
-		r->mbps_min = r->mbps;
-		r->mbps_max = r->mbps;
-		r->ops = json_num(job, rd ? "read.iops" : "write.iops", 0);
-		secs = json_num(job, "job_runtime", 0) / 1000.0;
-		if (t1 > t0 && ncpu > 0) {
-			/* percent of one CPU, whole machine: dm-crypt works in kworkers */
-			r->cpu_pct = (b1 - b0) / (t1 - t0) * 100.0 * ncpu;
-			if (bw > 0 && secs > 0)
-				r->cpu_ns_per_byte = (b1 - b0) / (t1 - t0) * ncpu * 1e9 / bw;
-		}
-		snprintf(r->extra, sizeof(r->extra),
-			 "\"iops\": %.6g, \"fio_usr_cpu\": %.4g, \"fio_sys_cpu\": %.4g, \"fio_runtime_ms\": %.6g, \"cpu_scope\": \"%s\"",
-			 r->ops, json_num(job, "usr_cpu", 0), json_num(job, "sys_cpu", 0),
-			 secs * 1000, n > 1 ? "average of the fio jobs run together" : "this job");
-	}
-	json_free(js);
+	x->busy = t1 > t0 ? b1 - b0 : 0;
+	x->total = t1 > t0 ? t1 - t0 : 0;
+	jl = json_at(js, "/jobs");
+	for (j = 0; j < x->n; j++)
+		fio_row(x, j, json_object_array_get_idx(jl, j));
+	json_object_put(js);
 	free(out);
 }
 
 static void run_fio(const char *spec, int keybits, const char *pinned, int padlock, int baseline)
 {
 	struct crypto_list l = { 0 };
-	const struct calg *c = crypto_resolve(pinned, &l);
+	struct fio_ctx x = {
+		.spec = spec, .pinned = pinned, .keybits = keybits,
+		.padlock = padlock, .baseline = baseline,
+	};
 	int j;
 
+	x.c = crypto_resolve(pinned, &l);
 	if (opt.quick) {
-		fio_jobs(spec, keybits, pinned, c, padlock, baseline, 0, 4);
+		x.first = 0;
+		x.n = 4;
+		fio_jobs(&x);
 	} else {
-		for (j = 0; j < 4; j++)
-			fio_jobs(spec, keybits, pinned, c, padlock, baseline, j, 1);
+		for (j = 0; j < 4; j++) {
+			x.first = j;
+			x.n = 1;
+			fio_jobs(&x);
+		}
 	}
 	crypto_free(&l);
 }
@@ -405,18 +440,15 @@ static void hex(const u8 *d, int n, char *out)
 		sprintf(out + 2 * i, "%02x", d[i]);
 }
 
-int cmd_dmcrypt(void)
+/* brd with a /dev/ram0 of --ram-mib; 1 when we loaded it (and unload it) */
+static int setup_ramdisk(void)
 {
-	int loaded_brd, i, d, fd, rc;
-	u8 *data, *back;
+	char params[64];
 	struct stat st;
+	int loaded;
 
-	snprintf(mapname, sizeof(mapname), "plbench-%d", (int)getpid());
-	snprintf(mappath, sizeof(mappath), "/dev/mapper/%s", mapname);
-
-	need_module("dm_crypt", NULL);
 	if (module_loaded("brd")) {
-		char p[64];
+		const char *holders = "/sys/block/ram0/holders";
 		FILE *f = fopen("/sys/block/ram0/size", "r");
 		unsigned long long sectors = 0;
 
@@ -425,142 +457,178 @@ int cmd_dmcrypt(void)
 				sectors = 0;
 			fclose(f);
 		}
-		snprintf(p, sizeof(p), "/sys/block/ram0/holders");
 		if (!sectors || sectors * 512 < (unsigned long long)opt.ram_mib << 20)
 			die(EXIT_ENV,
 			    "brd is already loaded with a /dev/ram0 smaller than %d MiB (or none); unload it (rmmod brd) or use --ram-mib.",
 			    opt.ram_mib);
-		if (!dir_empty(p))
+		if (!dir_empty(holders))
 			die(EXIT_ENV,
 			    "brd is already loaded and /dev/ram0 is in use (see %s); not touching it.",
-			    p);
+			    holders);
 		notice("%s",
 		       "brd was already loaded: using its /dev/ram0 (its contents are overwritten).");
-		loaded_brd = 0;
+		loaded = 0;
 	} else {
-		char params[64];
-
 		snprintf(params, sizeof(params), "rd_nr=1 rd_size=%d", opt.ram_mib * 1024);
-		loaded_brd = need_module("brd", params);
+		loaded = need_module("brd", params);
 	}
-	if (loaded_brd)
+	if (loaded)
 		cleanup_push("brd", unload_brd, NULL);
 	if (stat(ramdev, &st) || !S_ISBLK(st.st_mode))
 		die(EXIT_ENV, "%s is not there after loading brd (no devtmpfs?).", ramdev);
+	return loaded;
+}
+
+/* the temporary directory with the key file, the ESSIV hash */
+static void setup_key_dir(void)
+{
+	struct drvset hs;
 
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/padlock-bench.XXXXXX");
 	if (!mkdtemp(tmpdir))
 		die(EXIT_RUNTIME, "cannot create a temporary directory: %s", strerror(errno));
 	snprintf(keyfile, sizeof(keyfile), "%s/key", tmpdir);
 	cleanup_push("key file", rm_tmpdir, NULL);
+	if (drivers_for("sha256", &hs, 1) < 0)
+		die(EXIT_ENV, "the kernel has no sha256, which ESSIV needs.");
+	snprintf(essiv_hash, sizeof(essiv_hash), "%.120s", hs.drv[0]);
+}
 
-	verify_len = opt.quick ? VERIFY_MAX / 4 : VERIFY_MAX;
-	{
-		struct drvset hs;
+static void write_random_key(int keybits)
+{
+	u8 key[64];
+	int fd;
 
-		if (drivers_for("sha256", &hs, 1) < 0)
-			die(EXIT_ENV, "the kernel has no sha256, which ESSIV needs.");
-		snprintf(essiv_hash, sizeof(essiv_hash), "%.120s", hs.drv[0]);
+	fill_random(key, keybits / 8);
+	fd = open(keyfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, key, keybits / 8) != keybits / 8 || close(fd))
+		die(EXIT_RUNTIME,
+		    "cannot write the key file %s: %s",
+		    keyfile, strerror(errno));
+	memset(key, 0, sizeof(key));
+}
+
+/* the data read back is the data written, and it is encrypted */
+static void verify_round_trip(int i, const char *drv, const char *capi, char dig[65])
+{
+	const char *spec = dmc[i].spec;
+	int bits = dmc[i].keybits, rc;
+	u8 md[32];
+
+	progress("[dmcrypt] %s %s: verifying", spec, drv);
+	fill_random(vdata, verify_len);
+	if (rw_direct(mappath, 1, vdata, verify_len) ||
+	    rw_direct(mappath, 0, vback, verify_len))
+		die(EXIT_RUNTIME, "I/O on %s (%s) failed.", mappath, capi);
+	if (memcmp(vdata, vback, verify_len)) {
+		report_check("dmcrypt", spec, bits, drv, "read back = written", 0);
+		die(EXIT_RUNTIME,
+		    "data read back through %s differs from the data written (%s).",
+		    capi, mappath);
 	}
-	data = aligned_alloc(4096, verify_len);
-	back = aligned_alloc(4096, verify_len);
-	if (!data || !back)
+	kcapi_md_sha256(vdata, verify_len, md, sizeof(md));
+	hex(md, 32, dig);
+	report_check("dmcrypt", spec, bits, drv, opt.quick ?
+		     "1 MiB read back = written" : "4 MiB read back = written", 1);
+	close_mapping(NULL);
+	cleanup_pop_run("dm mapping");	/* already closed: a no-op */
+	rc = rw_direct(ramdev, 0, vback, verify_len);
+	if (!rc && !memcmp(vdata, vback, verify_len))
+		die(EXIT_RUNTIME,
+		    "the RAM disk holds the plaintext: %s did not encrypt.",
+		    capi);
+}
+
+/* the baseline reads what the driver behind capi wrote */
+static void verify_baseline_reads(int i, const char *drv, const char *capi,
+				  const char *base_capi)
+{
+	const char *spec = dmc[i].spec;
+	int bits = dmc[i].keybits;
+
+	open_mapping(base_capi, dmc[i].keybits, 1);
+	if (rw_direct(mappath, 0, vback, verify_len))
+		die(EXIT_RUNTIME,
+		    "reading %s through %s failed.",
+		    mappath, base_capi);
+	if (memcmp(vdata, vback, verify_len)) {
+		report_check("dmcrypt", spec, bits, drv,
+			     "baseline reads what it wrote", 0);
+		die(EXIT_RUNTIME,
+		    "data written through %s reads back differently through the baseline %s: the drivers disagree.",
+		    capi, base_capi);
+	}
+	report_check("dmcrypt", spec, bits, drv,
+		     "baseline driver reads back what it wrote", 1);
+	close_mapping(NULL);
+	cleanup_pop_run("dm mapping");
+}
+
+/* dmc[i] through driver d of s: fio, then the checks */
+static void measure_driver(int i, const struct drvset *s, int d, const char *base_capi)
+{
+	const char *drv = s->drv[d];
+	char capi[256], dig[65];
+	int k, first = nrows;
+
+	capi_spec(capi, sizeof(capi), drv, dmc[i].iv);
+	progress("[dmcrypt] %s: opening %s", dmc[i].spec, capi);
+	if (open_mapping(capi, dmc[i].keybits, d == 0))
+		return;
+	run_fio(dmc[i].spec, dmc[i].keybits, drv, s->padlock[d], d == 0);
+	verify_round_trip(i, drv, capi, dig);
+	if (d > 0 && (s->padlock[d] || !opt.quick))
+		verify_baseline_reads(i, drv, capi, base_capi);
+	for (k = first; k < nrows; k++)
+		strncat(rows[k].extra, ", \"verified\": true",
+			sizeof(rows[k].extra) - strlen(rows[k].extra) - 1);
+	if (opt.verbose)
+		fprintf(stderr,
+			"padlock-bench: %s: %ld bytes verified, sha256 %s\n",
+			capi, verify_len, dig);
+}
+
+/* one cipher spec (dmc[i]) with every driver to compare */
+static void measure_spec(int i)
+{
+	struct drvset s;
+	int n = drivers_for(dmc[i].cra, &s, 0), d;
+	char base_capi[256];
+
+	if (n < 0) {
+		notice("the kernel has no %s; %s skipped.", dmc[i].cra, dmc[i].spec);
+		return;
+	}
+	if (!n)
+		return;
+	drivers_quick_trim(&s);
+	write_random_key(dmc[i].keybits);
+	capi_spec(base_capi, sizeof(base_capi), s.drv[0], dmc[i].iv);
+	for (d = 0; d < s.ndrv; d++)
+		measure_driver(i, &s, d, base_capi);
+}
+
+int cmd_dmcrypt(void)
+{
+	int loaded_brd, i;
+
+	snprintf(mapname, sizeof(mapname), "plbench-%d", (int)getpid());
+	snprintf(mappath, sizeof(mappath), "/dev/mapper/%s", mapname);
+
+	need_module("dm_crypt", NULL);
+	loaded_brd = setup_ramdisk();
+	setup_key_dir();
+	verify_len = opt.quick ? VERIFY_MAX / 4 : VERIFY_MAX;
+	vdata = aligned_alloc(4096, verify_len);
+	vback = aligned_alloc(4096, verify_len);
+	if (!vdata || !vback)
 		die(EXIT_RUNTIME, "out of memory");
 
-	for (i = 0; i < (int)ARRAY_SIZE(dmc); i++) {
-		struct drvset s;
-		int n = drivers_for(dmc[i].cra, &s, 0);
-		u8 key[64];
-		char base_capi[256];
-
-		if (n < 0) {
-			notice("the kernel has no %s; %s skipped.", dmc[i].cra, dmc[i].spec);
-			continue;
-		}
-		if (!n)
-			continue;
-		drivers_quick_trim(&s);
-		fill_random(key, dmc[i].keybits / 8);
-		fd = open(keyfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || write(fd, key, dmc[i].keybits / 8) != dmc[i].keybits / 8 || close(fd))
-			die(EXIT_RUNTIME,
-			    "cannot write the key file %s: %s",
-			    keyfile, strerror(errno));
-		memset(key, 0, sizeof(key));
-		capi_spec(base_capi, sizeof(base_capi), s.drv[0], dmc[i].iv);
-
-		for (d = 0; d < s.ndrv; d++) {
-			const char *spec = dmc[i].spec, *drv = s.drv[d];
-			int bits = dmc[i].keybits;
-			char capi[256], dig[65], msg[160];
-			u8 md[32];
-			struct row *r;
-			int k, first = nrows;
-
-			capi_spec(capi, sizeof(capi), s.drv[d], dmc[i].iv);
-			progress("[dmcrypt] %s: opening %s", dmc[i].spec, capi);
-			if (open_mapping(capi, dmc[i].keybits, d == 0))
-				continue;
-			run_fio(dmc[i].spec, dmc[i].keybits, s.drv[d], s.padlock[d], d == 0);
-
-			/* the data read back is the data written, and it is encrypted */
-			progress("[dmcrypt] %s %s: verifying", dmc[i].spec, s.drv[d]);
-			fill_random(data, verify_len);
-			if (rw_direct(mappath, 1, data, verify_len) ||
-			    rw_direct(mappath, 0, back, verify_len))
-				die(EXIT_RUNTIME, "I/O on %s (%s) failed.", mappath, capi);
-			if (memcmp(data, back, verify_len)) {
-				report_check("dmcrypt", spec, bits, drv, "read back = written", 0);
-				die(EXIT_RUNTIME,
-				    "data read back through %s differs from the data written (%s).",
-				    capi, mappath);
-			}
-			kcapi_md_sha256(data, verify_len, md, sizeof(md));
-			hex(md, 32, dig);
-			report_check("dmcrypt", spec, bits, drv, opt.quick ?
-				     "1 MiB read back = written" : "4 MiB read back = written", 1);
-			close_mapping(NULL);
-			cleanup_pop_run("dm mapping");	/* already closed: a no-op */
-			rc = rw_direct(ramdev, 0, back, verify_len);
-			if (!rc && !memcmp(data, back, verify_len))
-				die(EXIT_RUNTIME,
-				    "the RAM disk holds the plaintext: %s did not encrypt.",
-				    capi);
-
-			/* the baseline reads what this driver wrote */
-			snprintf(msg, sizeof(msg), "baseline reads the data");
-			if (d > 0 && (s.padlock[d] || !opt.quick)) {
-				open_mapping(base_capi, dmc[i].keybits, 1);
-				if (rw_direct(mappath, 0, back, verify_len))
-					die(EXIT_RUNTIME,
-					    "reading %s through %s failed.",
-					    mappath, base_capi);
-				if (memcmp(data, back, verify_len)) {
-					report_check("dmcrypt", spec, bits, drv,
-						     "baseline reads what it wrote", 0);
-					die(EXIT_RUNTIME,
-					    "data written through %s reads back differently through the baseline %s: the drivers disagree.",
-					    capi, base_capi);
-				}
-				report_check("dmcrypt", spec, bits, drv,
-					     "baseline driver reads back what it wrote", 1);
-				close_mapping(NULL);
-				cleanup_pop_run("dm mapping");
-			}
-			for (k = first; k < nrows; k++) {
-				r = &rows[k];
-				strncat(r->extra, ", \"verified\": true",
-					sizeof(r->extra) - strlen(r->extra) - 1);
-			}
-			if (opt.verbose)
-				fprintf(stderr,
-					"padlock-bench: %s: %ld bytes verified, sha256 %s\n",
-					capi, verify_len, dig);
-		}
-	}
+	for (i = 0; i < (int)ARRAY_SIZE(dmc); i++)
+		measure_spec(i);
 	progress_done();
-	free(data);
-	free(back);
+	free(vdata);
+	free(vback);
 	cleanup_pop_run("key file");
 	if (loaded_brd)
 		cleanup_pop_run("brd");

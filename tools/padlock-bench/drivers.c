@@ -85,82 +85,89 @@ static void add(struct drvset *s, const char *name, int padlock)
  * baseline is s->drv[0].  Returns the number of drivers, 0 when --driver
  * leaves nothing to measure, -1 when the kernel lacks the algorithm.
  */
-int drivers_for(const char *cra, struct drvset *s, int want_hash)
+/* a driver of cra that can be pinned by its own name (no template) */
+static int plain_driver(const struct calg *c, const char *cra)
 {
-	struct crypto_list l = { 0 };
-	const struct calg *base = NULL, *pc;
+	return usable(c, cra) && !strchr(c->driver, '(');
+}
+
+/*
+ * The baseline, s->drv[0]: a native driver (sha256-generic, sha256-lib,
+ * cbc-aes-lib), else the template over the generic AES, else for a hash the
+ * lowest priority one.  -1 when there is none.
+ */
+static int add_baseline(struct drvset *s, const struct crypto_list *l, const char *cra,
+			int want_hash)
+{
+	const struct calg *base = NULL, *g;
 	char tmp[200];
-	int i, any_selected = 0;
+	int i;
 
-	memset(s, 0, sizeof(*s));
-	snprintf(s->cra, sizeof(s->cra), "%s", cra);
-	crypto_read(&l);
+	for (i = 0; i < l->n; i++) {
+		const struct calg *c = &l->a[i];
 
-	/* a native baseline driver: sha256-generic, sha256-lib, cbc-aes-lib */
-	for (i = 0; i < l.n; i++) {
-		const struct calg *c = &l.a[i];
-
-		if (!usable(c, cra) || strchr(c->driver, '('))
+		if (!plain_driver(c, cra))
 			continue;
 		if (ends_with(c->driver, "-generic") ||
 		    (ends_with(c->driver,
 			       "-lib") && (!base || !ends_with(base->driver, "-generic"))))
 			base = c;
 	}
-	if (base) {
-		add(s, base->driver, 0);
-	} else if (!want_hash) {
-		const struct calg *g = generic_aes(&l);
-		size_t ml = strcspn(cra, "(");
-
-		if (!g) {
-			crypto_free(&l);
+	if (!base && !want_hash) {
+		g = generic_aes(l);
+		if (!g)
 			return -1;
-		}
 		/* xts wants an ecb skcipher inside; 6.1 does not add it itself */
 		if (!strncmp(cra, "xts(", 4))
 			snprintf(tmp, sizeof(tmp), "xts(ecb(%s))", g->driver);
 		else
-			snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)ml, cra, g->driver);
+			snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)strcspn(cra, "("), cra,
+				 g->driver);
 		add(s, tmp, 0);
-	} else {
+		return 0;
+	}
+	if (!base) {
 		/* no generic hash: the lowest priority one */
-		for (i = 0; i < l.n; i++)
-			if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '(') &&
-			    (!base || l.a[i].priority < base->priority))
-				base = &l.a[i];
-		if (!base) {
-			crypto_free(&l);
-			return -1;
-		}
-		add(s, base->driver, 0);
+		for (i = 0; i < l->n; i++)
+			if (plain_driver(&l->a[i], cra) &&
+			    (!base || l->a[i].priority < base->priority))
+				base = &l->a[i];
 	}
-	s->baseline = 0;
+	if (!base)
+		return -1;
+	add(s, base->driver, 0);
+	return 0;
+}
 
-	/* PadLock drivers first, then the others */
-	for (i = 0; i < l.n; i++)
-		if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '(') &&
-		    is_padlock_driver(l.a[i].driver))
-			add(s, l.a[i].driver, 1);
-	pc = want_hash ? NULL : padlock_aes(&l);
-	if (s->ndrv == 1 && pc) {
-		/* no PadLock driver for this mode: the template over PadLock */
-		size_t ml = strcspn(cra, "(");
+/* PadLock drivers, or the template over the PadLock AES */
+static void add_padlock(struct drvset *s, const struct crypto_list *l, const char *cra,
+			int want_hash)
+{
+	const struct calg *pc;
+	char tmp[200];
+	int i;
 
-		if (!strncmp(cra, "xts(", 4) && crypto_find_driver(&l, "ecb-aes-padlock"))
-			snprintf(tmp, sizeof(tmp), "xts(ecb-aes-padlock)");
-		else if (!strncmp(cra, "xts(", 4))
-			snprintf(tmp, sizeof(tmp), "xts(ecb(%s))", pc->driver);
-		else
-			snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)ml, cra, pc->driver);
-		add(s, tmp, 1);
-	}
-	for (i = 0; i < l.n; i++)
-		if (usable(&l.a[i], cra) && !strchr(l.a[i].driver, '('))
-			add(s, l.a[i].driver, 0);
-	crypto_free(&l);
+	for (i = 0; i < l->n; i++)
+		if (plain_driver(&l->a[i], cra) && is_padlock_driver(l->a[i].driver))
+			add(s, l->a[i].driver, 1);
+	pc = want_hash ? NULL : padlock_aes(l);
+	if (s->ndrv != 1 || !pc)
+		return;
+	/* no PadLock driver for this mode: the template over PadLock */
+	if (!strncmp(cra, "xts(", 4) && crypto_find_driver(l, "ecb-aes-padlock"))
+		snprintf(tmp, sizeof(tmp), "xts(ecb-aes-padlock)");
+	else if (!strncmp(cra, "xts(", 4))
+		snprintf(tmp, sizeof(tmp), "xts(ecb(%s))", pc->driver);
+	else
+		snprintf(tmp, sizeof(tmp), "%.*s(%s)", (int)strcspn(cra, "("), cra, pc->driver);
+	add(s, tmp, 1);
+}
 
-	/* --driver: keep the baseline as the reference, drop unselected ones */
+/* --driver: keep the baseline as the reference, drop unselected ones */
+static int apply_selection(struct drvset *s)
+{
+	int i, any_selected = 0;
+
 	for (i = 0; i < s->ndrv; i++)
 		any_selected |= driver_selected(s->drv[i]);
 	if (!any_selected)
@@ -175,6 +182,28 @@ int drivers_for(const char *cra, struct drvset *s, int want_hash)
 		s->ndrv--;
 	}
 	return s->ndrv;
+}
+
+int drivers_for(const char *cra, struct drvset *s, int want_hash)
+{
+	struct crypto_list l = { 0 };
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->cra, sizeof(s->cra), "%s", cra);
+	crypto_read(&l);
+	if (add_baseline(s, &l, cra, want_hash)) {
+		crypto_free(&l);
+		return -1;
+	}
+	s->baseline = 0;
+	/* PadLock drivers first, then the others */
+	add_padlock(s, &l, cra, want_hash);
+	for (i = 0; i < l.n; i++)
+		if (plain_driver(&l.a[i], cra))
+			add(s, l.a[i].driver, 0);
+	crypto_free(&l);
+	return apply_selection(s);
 }
 
 /*

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/netlink.h>
@@ -405,16 +406,19 @@ static void esp_transform(const char *cra, char *out, size_t n)
 	crypto_free(&l);
 }
 
-static void iperf(const char *alg, const char *pinned, const char *orig_driver, int orig_prio,
-		  const char *module, int padlock, int baseline, const char *esp, int udp,
-		  long size)
+/* what an iperf3 run measures: the SA's algorithm and the driver behind it */
+struct esp_run {
+	const char *alg, *pinned, *driver, *module;
+	int prio, padlock, baseline;
+	const char *esp;	/* the ESP transform the kernel built */
+};
+
+/* iperf3 --json until it succeeds (the server may be slow to listen) */
+static struct json_object *iperf_json(const struct esp_run *e, int udp, long size)
 {
 	char *argv[20], t[16], l[16], *out = NULL;
 	int argc = 0, tries, rc = 1;
-	struct jval *js = NULL;
-	unsigned long long b0, b1;
-	struct row *r;
-	double bps, lost, pkts;
+	struct json_object *js = NULL;
 	char msg[300];
 
 	snprintf(t, sizeof(t), "%d", opt.iperf_seconds);
@@ -437,74 +441,89 @@ static void iperf(const char *alg, const char *pinned, const char *orig_driver, 
 		argv[argc++] = l;
 	}
 	argv[argc] = NULL;
-	b0 = esp_bytes();
 	for (tries = 0; tries < 20; tries++) {
 		free(out);
 		out = NULL;
-		json_free(js);
-		js = NULL;
+		json_object_put(js);
 		rc = run_argv(&out, argv);
 		check_stop();
-		js = json_parse(out);
-		if (!rc && js && !json_get(js, "error"))
+		js = json_output_parse(out);
+		if (!rc && js && !json_at(js, "/error"))
 			break;
 		/* the server may not listen yet, or be busy with the last test */
 		usleep(300000);
 	}
-	if (rc || !js || json_get(js, "error")) {
-		snprintf(msg, sizeof(msg),
-			 "%s",
-			 js && json_str(js, "error") ? json_str(js, "error") : run_stderr());
-		free(out);
-		json_free(js);
-		die(EXIT_RUNTIME, "iperf3 over ESP (%s, %s) failed: %s", alg, pinned, msg);
+	free(out);
+	if (rc || !js || json_at(js, "/error")) {
+		snprintf(msg, sizeof(msg), "%s",
+			 json_at_str(js, "/error") ? json_at_str(js, "/error") : run_stderr());
+		json_object_put(js);
+		die(EXIT_RUNTIME, "iperf3 over ESP (%s, %s) failed: %s", e->alg, e->pinned, msg);
 	}
+	return js;
+}
+
+static void iperf(const struct esp_run *e, int udp, long size)
+{
+	unsigned long long b0, b1;
+	struct json_object *js;
+	struct row *r;
+	double bps, lost = 0, pkts = 0;
+
+	b0 = esp_bytes();
+	js = iperf_json(e, udp, size);
 	b1 = esp_bytes();
 	if (b1 <= b0) {
-		free(out);
-		json_free(js);
+		json_object_put(js);
 		die(EXIT_RUNTIME,
 		    "no traffic went through the ESP SA (%s): the xfrm policy did not apply.",
-		    alg);
+		    e->alg);
 	}
+	bps = json_at_num(js, "/end/sum_received/bits_per_second", udp ? -1 : 0);
 	if (udp) {
-		bps = json_num(js, "end.sum_received.bits_per_second", -1);
-		lost = json_num(js, "end.sum.lost_percent", 0);
+		lost = json_at_num(js, "/end/sum/lost_percent", 0);
 		if (bps < 0)
-			bps = json_num(js, "end.sum.bits_per_second", 0) * (1 - lost / 100);
-		pkts = json_num(js, "end.sum.packets", 0) * (1 - lost / 100);
-	} else {
-		bps = json_num(js, "end.sum_received.bits_per_second", 0);
-		lost = 0;
-		pkts = 0;
+			bps = json_at_num(js, "/end/sum/bits_per_second", 0) * (1 - lost / 100);
+		pkts = json_at_num(js, "/end/sum/packets", 0) * (1 - lost / 100);
 	}
 	r = row_add();
 	snprintf(r->test, sizeof(r->test), "ipsec");
-	snprintf(r->alg, sizeof(r->alg), "%s", alg);
+	snprintf(r->alg, sizeof(r->alg), "%s", e->alg);
 	r->keybits = 128;
 	snprintf(r->op, sizeof(r->op), "%s", udp ? "udp" : "tcp");
-	snprintf(r->driver, sizeof(r->driver), "%s", orig_driver);
-	snprintf(r->pinned, sizeof(r->pinned), "%s", pinned);
-	snprintf(r->module, sizeof(r->module), "%s", module);
-	r->priority = orig_prio;
-	r->padlock = padlock;
-	r->baseline = baseline;
+	snprintf(r->driver, sizeof(r->driver), "%s", e->driver);
+	snprintf(r->pinned, sizeof(r->pinned), "%s", e->pinned);
+	snprintf(r->module, sizeof(r->module), "%s", e->module);
+	r->priority = e->prio;
+	r->padlock = e->padlock;
+	r->baseline = e->baseline;
 	r->size = size;
 	snprintf(r->path, sizeof(r->path), "esp");
 	r->runs = 1;
 	r->mbps = bps / 8 / 1e6;
 	r->mbps_min = r->mbps;
 	r->mbps_max = r->mbps;
-	r->ops = opt.iperf_seconds > 0 ? pkts / json_num(js,
-							 "end.sum.seconds",
-							 opt.iperf_seconds) : 0;
-	r->cpu_pct = json_num(js, "end.cpu_utilization_percent.host_total", 0) +
-		     json_num(js, "end.cpu_utilization_percent.remote_total", 0);
+	r->ops = opt.iperf_seconds > 0 ?
+		 pkts / json_at_num(js, "/end/sum/seconds", opt.iperf_seconds) : 0;
+	r->cpu_pct = json_at_num(js, "/end/cpu_utilization_percent/host_total", 0) +
+		     json_at_num(js, "/end/cpu_utilization_percent/remote_total", 0);
 	snprintf(r->extra, sizeof(r->extra),
 		 "\"esp_transform\": \"%.80s\", \"esp_bytes\": %llu, \"lost_percent\": %.4g",
-		 esp, b1 - b0, lost);
-	free(out);
-	json_free(js);
+		 e->esp, b1 - b0, lost);
+	json_object_put(js);
+}
+
+/* tcp, then udp at each datagram size */
+static void iperf_all(const struct esp_run *e, const char *shown)
+{
+	static const long udp_quick[] = { 1400 }, udp_full[] = { 64, 512, 1400 };
+	const long *udp = opt.quick ? udp_quick : udp_full;
+	int nudp = opt.quick ? 1 : 3, j;
+
+	for (j = -1; j < nudp; j++) {
+		progress("[ipsec] %s %s %s", e->alg, shown, j < 0 ? "tcp" : "udp");
+		iperf(e, j >= 0, j < 0 ? 131072 : udp[j]);
+	}
 }
 
 struct sa_kind {
@@ -533,13 +552,136 @@ static void instantiate(const char *name)
 	crypto_free(&l);
 }
 
+/* the non-internal cra driver of the highest priority, in l */
+static const struct calg *best_driver(const struct crypto_list *l, const char *cra)
+{
+	int i, best = -1;
+
+	for (i = 0; i < l->n; i++) {
+		const struct calg *x = &l->a[i];
+
+		if (!strcmp(x->name, cra) && !x->internal &&
+		    (best < 0 || x->priority > l->a[best].priority))
+			best = i;
+	}
+	return best >= 0 ? &l->a[best] : NULL;
+}
+
+/*
+ * Without crypto_user: kinds[k] with the drivers as loaded (with = 1), then
+ * without the PadLock modules (with = 0); the kernel picks the driver.
+ */
+static void measure_as_loaded(int k, int with)
+{
+	char esp[200], cipher[160];
+	struct crypto_list l = { 0 };
+	const struct calg *c;
+	struct esp_run e = { .alg = kinds[k].name, .esp = esp };
+
+	if (!with) {
+		cleanup_push("padlock modules", reload_modules, NULL);
+		unload_padlock_modules();
+	}
+	add_sas(kinds[k].enc, kinds[k].keylen);
+	esp_transform(kinds[k].aead, esp, sizeof(esp));
+	crypto_read(&l);
+	c = best_driver(&l, kinds[k].cra);
+	snprintf(cipher, sizeof(cipher), "%s", c ? c->driver : "?");
+	e.pinned = cipher;
+	e.driver = cipher;
+	e.prio = c ? c->priority : -1;
+	e.module = c ? c->module : "";
+	e.padlock = is_padlock_driver(cipher);
+	e.baseline = !with;
+	iperf_all(&e, cipher);
+	crypto_free(&l);
+	cleanup_pop_run("xfrm states");
+	if (!with)
+		cleanup_pop_run("padlock modules");
+}
+
+/* the sha256 driver to pair with driver d of s: PadLock with PadLock */
+static const char *pair_sha(const struct drvset *sha, int nsha, const struct drvset *s, int d)
+{
+	const char *wsha = NULL;
+	int i;
+
+	if (nsha <= 0)
+		return NULL;
+	if (d == 0)
+		wsha = sha->drv[0];
+	for (i = 1; i < sha->ndrv && !wsha; i++)
+		if (sha->padlock[i] == s->padlock[d] && s->padlock[d])
+			wsha = sha->drv[i];
+	return wsha;
+}
+
+/* with crypto_user: kinds[k] with driver d of s made the winner */
+static void measure_pinned(int k, const struct drvset *s, int d, const char *wsha)
+{
+	const char *want = s->drv[d];
+	char esp[200], drv[160], mod[64];
+	struct crypto_list l = { 0 };
+	const struct calg *c;
+	struct esp_run e = {
+		.alg = kinds[k].name, .pinned = want, .driver = drv, .module = mod,
+		.padlock = s->padlock[d], .baseline = d == 0, .esp = esp,
+	};
+
+	check_stop();
+	instantiate(want);
+	c = crypto_resolve(want, &l);
+	snprintf(drv, sizeof(drv), "%s", c ? c->driver : want);
+	snprintf(mod, sizeof(mod), "%s", c ? c->module : "");
+	e.prio = c ? c->priority : -1;
+	crypto_free(&l);
+	make_winner(kinds[k].cra, drv);
+	make_winner("sha256", wsha);
+	add_sas(kinds[k].enc, kinds[k].keylen);
+	esp_transform(kinds[k].aead, esp, sizeof(esp));
+	if (!strstr(esp, drv))
+		die(EXIT_RUNTIME,
+		    "could not make %s win for ESP: the kernel built %s.",
+		    drv, esp);
+	iperf_all(&e, drv);
+	cleanup_pop_run("xfrm states");
+	restore_prios(NULL);
+}
+
+/* kinds[k] with every driver; returns whether a PadLock driver was among them */
+static int measure_kind(int k, int have_cu, const struct drvset *sha, int nsha,
+			int any_padlock)
+{
+	struct drvset s;
+	int n = drivers_for(kinds[k].cra, &s, 0), d, with;
+
+	if (n <= 0) {
+		if (n < 0)
+			notice("the kernel has no %s; %s skipped.",
+			       kinds[k].cra, kinds[k].name);
+		return any_padlock;
+	}
+	drivers_quick_trim(&s);
+	for (d = 0; d < s.ndrv; d++)
+		any_padlock |= s.padlock[d];
+	if (!have_cu) {
+		/* two runs: as loaded, and without the PadLock modules */
+		for (with = 1; with >= 0; with--) {
+			if (!with && !any_padlock)
+				break;
+			measure_as_loaded(k, with);
+		}
+		return any_padlock;
+	}
+	for (d = 0; d < s.ndrv; d++)
+		measure_pinned(k, &s, d, pair_sha(sha, nsha, &s, d));
+	return any_padlock;
+}
+
 int cmd_ipsec(void)
 {
 	struct drvset sha;
-	int have_cu, k, d, nsha, any_padlock = 0;
-	static const long udp_quick[] = { 1400 }, udp_full[] = { 64, 512, 1400 };
-	const long *udp = opt.quick ? udp_quick : udp_full;
-	int nudp = opt.quick ? 1 : 3;
+	int have_cu, k, nsha, any_padlock = 0;
 
 	need_module("veth", NULL);
 	need_module("xfrm_user", NULL);
@@ -556,101 +698,8 @@ int cmd_ipsec(void)
 	setup_netns();
 	start_server();
 
-	for (k = 0; k < 2; k++) {
-		struct drvset s;
-		int n = drivers_for(kinds[k].cra, &s, 0);
-
-		if (n <= 0) {
-			if (n < 0)
-				notice("the kernel has no %s; %s skipped.",
-				       kinds[k].cra, kinds[k].name);
-			continue;
-		}
-		drivers_quick_trim(&s);
-		for (d = 0; d < s.ndrv; d++)
-			any_padlock |= s.padlock[d];
-		if (!have_cu) {
-			/* two runs: as loaded, and without the PadLock modules */
-			int with;
-
-			for (with = 1; with >= 0; with--) {
-				char esp[200], cipher[160];
-				struct crypto_list l = { 0 };
-				const struct calg *c;
-				int j, i, best = -1;
-
-				if (!with && !any_padlock)
-					break;
-				if (!with) {
-					cleanup_push("padlock modules", reload_modules, NULL);
-					unload_padlock_modules();
-				}
-				add_sas(kinds[k].enc, kinds[k].keylen);
-				esp_transform(kinds[k].aead, esp, sizeof(esp));
-				crypto_read(&l);
-				for (i = 0; i < l.n; i++) {
-					const struct calg *x = &l.a[i];
-
-					if (!strcmp(x->name, kinds[k].cra) && !x->internal &&
-					    (best < 0 || x->priority > l.a[best].priority))
-						best = i;
-				}
-				c = best >= 0 ? &l.a[best] : NULL;
-				snprintf(cipher, sizeof(cipher), "%s", c ? c->driver : "?");
-				for (j = -1; j < nudp; j++) {
-					progress("[ipsec] %s %s %s",
-						 kinds[k].name, cipher, j < 0 ? "tcp" : "udp");
-					iperf(kinds[k].name, cipher, cipher, c ? c->priority : -1,
-					      c ? c->module : "", is_padlock_driver(cipher), !with,
-					      esp, j >= 0, j < 0 ? 131072 : udp[j]);
-				}
-				crypto_free(&l);
-				cleanup_pop_run("xfrm states");
-				if (!with)
-					cleanup_pop_run("padlock modules");
-			}
-			continue;
-		}
-		for (d = 0; d < s.ndrv; d++) {
-			const char *want = s.drv[d], *wsha = NULL;
-			char esp[200];
-			struct crypto_list l = { 0 };
-			const struct calg *c;
-			char drv[160], mod[64];
-			int prio, j, i;
-
-			check_stop();
-			if (nsha > 0) {
-				if (d == 0)
-					wsha = sha.drv[0];
-				for (i = 1; i < sha.ndrv && !wsha; i++)
-					if (sha.padlock[i] == s.padlock[d] && s.padlock[d])
-						wsha = sha.drv[i];
-			}
-			instantiate(want);
-			c = crypto_resolve(want, &l);
-			snprintf(drv, sizeof(drv), "%s", c ? c->driver : want);
-			snprintf(mod, sizeof(mod), "%s", c ? c->module : "");
-			prio = c ? c->priority : -1;
-			crypto_free(&l);
-			make_winner(kinds[k].cra, drv);
-			make_winner("sha256", wsha);
-			add_sas(kinds[k].enc, kinds[k].keylen);
-			esp_transform(kinds[k].aead, esp, sizeof(esp));
-			if (!strstr(esp, drv))
-				die(EXIT_RUNTIME,
-				    "could not make %s win for ESP: the kernel built %s.",
-				    drv, esp);
-			for (j = -1; j < nudp; j++) {
-				progress("[ipsec] %s %s %s",
-					 kinds[k].name, drv, j < 0 ? "tcp" : "udp");
-				iperf(kinds[k].name, want, drv, prio, mod, s.padlock[d], d == 0,
-				      esp, j >= 0, j < 0 ? 131072 : udp[j]);
-			}
-			cleanup_pop_run("xfrm states");
-			restore_prios(NULL);
-		}
-	}
+	for (k = 0; k < 2; k++)
+		any_padlock = measure_kind(k, have_cu, &sha, nsha, any_padlock);
 	if (!any_padlock)
 		notice("%s",
 		       "no PadLock driver for cbc(aes)/ctr(aes) is present; ipsec compares the drivers that exist.");

@@ -74,7 +74,84 @@ static void parse_sizes(const char *arg)
 		die(EXIT_ENV, "--sizes needs a list such as 16,1024,65536.");
 }
 
-int main(int argc, char **argv)
+/* the subcommands asked for */
+static int do_afalg, do_dm, do_ipsec;
+
+/* the numbers given on the command line; 0: the default */
+static int arg_runs, arg_time_ms, arg_secs, arg_ram;
+
+static void set_path(const char *arg)
+{
+	if (strcmp(arg, "sendmsg") && strcmp(arg, "vmsplice") &&
+	    strcmp(arg, "stream") && strcmp(arg, "aio"))
+		die(EXIT_ENV,
+		    "--path must be sendmsg, vmsplice, stream or aio, not %s.",
+		    arg);
+	opt.path = arg;
+}
+
+static void add_driver(const char *arg)
+{
+	if (opt.ndrivers == (int)ARRAY_SIZE(opt.drivers))
+		die(EXIT_ENV, "too many --driver options.");
+	opt.drivers[opt.ndrivers++] = arg;
+}
+
+/* one option c; returns -1 to go on, else the exit status */
+static int handle_option(int c, const char *arg)
+{
+	switch (c) {
+	case 'q':
+		opt.quick = 1;
+		break;
+	case 'r':
+		arg_runs = atoi(arg);
+		break;
+	case 't':
+		arg_time_ms = atoi(arg);
+		break;
+	case 's':
+		arg_secs = atoi(arg);
+		break;
+	case 'm':
+		arg_ram = atoi(arg);
+		break;
+	case 'j':
+		opt.json_file = arg;
+		break;
+	case 'c':
+		opt.csv_file = arg;
+		break;
+	case 'P':
+		opt.plot_file = arg;
+		break;
+	case 'v':
+		opt.verbose = 1;
+		break;
+	case 'p':
+		set_path(arg);
+		break;
+	case 'S':
+		parse_sizes(arg);
+		break;
+	case 'd':
+		add_driver(arg);
+		break;
+	case 'h':
+		print_help(stdout);
+		return 0;
+	case 'V':
+		printf("padlock-bench %s\n", PB_VERSION);
+		return 0;
+	default:
+		print_help(stderr);
+		return EXIT_ENV;
+	}
+	return -1;
+}
+
+/* the options; returns -1 to go on, else the exit status */
+static int parse_options(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "quick", no_argument, NULL, 'q' },
@@ -93,71 +170,22 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, runs = 0, time_ms = 0, secs = 0, ram = 0, rc = 0;
-	int do_afalg = 0, do_dm = 0, do_ipsec = 0;
-	const char *cmd;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			opt.quick = 1;
-			break;
-		case 'r':
-			runs = atoi(optarg);
-			break;
-		case 't':
-			time_ms = atoi(optarg);
-			break;
-		case 's':
-			secs = atoi(optarg);
-			break;
-		case 'm':
-			ram = atoi(optarg);
-			break;
-		case 'j':
-			opt.json_file = optarg;
-			break;
-		case 'c':
-			opt.csv_file = optarg;
-			break;
-		case 'P':
-			opt.plot_file = optarg;
-			break;
-		case 'v':
-			opt.verbose = 1;
-			break;
-		case 'p':
-			if (strcmp(optarg, "sendmsg") && strcmp(optarg, "vmsplice") &&
-			    strcmp(optarg, "stream") && strcmp(optarg, "aio"))
-				die(EXIT_ENV,
-				    "--path must be sendmsg, vmsplice, stream or aio, not %s.",
-				    optarg);
-			opt.path = optarg;
-			break;
-		case 'S':
-			parse_sizes(optarg);
-			break;
-		case 'd':
-			if (opt.ndrivers == (int)ARRAY_SIZE(opt.drivers))
-				die(EXIT_ENV, "too many --driver options.");
-			opt.drivers[opt.ndrivers++] = optarg;
-			break;
-		case 'h':
-			print_help(stdout);
-			return 0;
-		case 'V':
-			printf("padlock-bench %s\n", PB_VERSION);
-			return 0;
-		default:
-			print_help(stderr);
-			return EXIT_ENV;
-		}
+		rc = handle_option(c, optarg);
+		if (rc >= 0)
+			return rc;
 	}
 	if (optind != argc - 1) {
 		print_help(stderr);
 		return EXIT_ENV;
 	}
-	cmd = argv[optind];
+	return -1;
+}
+
+static void select_subcommand(const char *cmd)
+{
 	if (!strcmp(cmd, "afalg"))
 		do_afalg = 1;
 	else if (!strcmp(cmd, "dmcrypt"))
@@ -170,18 +198,20 @@ int main(int argc, char **argv)
 		die(EXIT_ENV,
 		    "unknown subcommand %s (afalg, dmcrypt, ipsec or all; see --help).",
 		    cmd);
+}
 
-	opt.runs = runs > 0 ? runs : opt.quick ? 3 : 5;
-	opt.time_ms = time_ms > 0 ? time_ms : opt.quick ? 20 : 200;
-	opt.fio_seconds = secs > 0 ? secs : opt.quick ? 1 : 10;
+static void set_defaults(void)
+{
+	opt.runs = arg_runs > 0 ? arg_runs : opt.quick ? 3 : 5;
+	opt.time_ms = arg_time_ms > 0 ? arg_time_ms : opt.quick ? 20 : 200;
+	opt.fio_seconds = arg_secs > 0 ? arg_secs : opt.quick ? 1 : 10;
 	opt.iperf_seconds = opt.fio_seconds;
-	opt.ram_mib = ram >= 32 ? ram : opt.quick ? 96 : 512;
+	opt.ram_mib = arg_ram >= 32 ? arg_ram : opt.quick ? 96 : 512;
+}
 
-	install_signals();
-	kcapi_set_verbosity(KCAPI_LOG_NONE);
-	sysinfo_read();
-
-	/* everything that can be missing is checked before anything runs */
+/* everything that can be missing is checked before anything runs */
+static void check_requirements(void)
+{
 	if (do_dm || do_ipsec)
 		need_root(do_dm && do_ipsec ? "padlock-bench all" :
 			  do_dm ? "padlock-bench dmcrypt" : "padlock-bench ipsec");
@@ -198,12 +228,10 @@ int main(int argc, char **argv)
 		notice("%s",
 		       "gnuplot is not installed, so --plot will draw nothing (install gnuplot-nox).");
 	drivers_validate_option();
+}
 
-	printf("padlock-bench %s: kernel %s, CPU %s%s%s%s\n", PB_VERSION, sys_kernel, sys_cpu,
-	       sys_profile[0] ? ", padlock-sim profile " : "", sys_profile,
-	       opt.quick ? " (quick run)" : "");
-	fflush(stdout);
-
+static void run_subcommands(void)
+{
 	if (do_afalg) {
 		cmd_afalg();
 		report_tables("afalg",
@@ -226,7 +254,11 @@ int main(int argc, char **argv)
 			      "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; MB = 10^6 bytes");
 		report_crossover("ipsec");
 	}
-	cleanup_all();
+}
+
+static void write_outputs(void)
+{
+	int rc;
 
 	rc = opt.json_file ? report_write_json(opt.json_file) : 0;
 	if (rc)
@@ -236,5 +268,29 @@ int main(int argc, char **argv)
 		die(EXIT_RUNTIME, "cannot write %s: %s", opt.csv_file, strerror(-rc));
 	if (opt.plot_file)
 		report_plot(opt.plot_file);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = parse_options(argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	select_subcommand(argv[optind]);
+	set_defaults();
+
+	install_signals();
+	kcapi_set_verbosity(KCAPI_LOG_NONE);
+	sysinfo_read();
+	check_requirements();
+
+	printf("padlock-bench %s: kernel %s, CPU %s%s%s%s\n", PB_VERSION, sys_kernel, sys_cpu,
+	       sys_profile[0] ? ", padlock-sim profile " : "", sys_profile,
+	       opt.quick ? " (quick run)" : "");
+	fflush(stdout);
+
+	run_subcommands();
+	cleanup_all();
+	write_outputs();
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <json-c/json.h>
 
 #include "bench.h"
 
@@ -190,16 +191,114 @@ static int group_first(int i)
 	return 1;
 }
 
-void report_tables(const char *test, const char *unit_note)
+/* one table: a test, algorithm, key size and operation over drivers and sizes */
+struct group {
+	int g;			/* its first row */
+	long sz[16];
+	int ns;
+	const struct row *drv[16], *base;
+	int nd;
+};
+
+static void group_load(int g, struct group *t)
 {
-	int g, i, j, printed = 0;
+	int i;
+
+	t->g = g;
+	t->ns = group_sizes(g, t->sz, 16);
+	t->nd = group_drivers(g, t->drv, 16);
+	t->base = NULL;
+	for (i = 0; i < t->nd; i++)
+		if (t->drv[i]->baseline)
+			t->base = t->drv[i];
+}
+
+#define TABLE_W 34
+
+/* the MB/s line of driver d, and its speed-up line */
+static void print_driver(const struct group *t, const struct row *d)
+{
+	char name[200];
+	const char *tag = d->baseline ? " [base]" : d->padlock ? " [padlock]" : "";
+	int j;
+
+	snprintf(name, sizeof(name), "%s%s", d->driver, tag);
+	printf("%-*s %5d", TABLE_W, name, d->priority);
+	for (j = 0; j < t->ns; j++) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+
+		if (r)
+			printf(" %10.2f", r->mbps);
+		else
+			printf(" %10s", "-");
+	}
+	printf("\n");
+	if (!t->base || d == t->base)
+		return;
+	printf("%-*s %5s", TABLE_W, "  speed-up vs base", "");
+	for (j = 0; j < t->ns; j++) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+		const struct row *b = find(t->g, t->base->driver, t->sz[j]);
+
+		if (r && b && b->mbps > 0)
+			printf(" %9.2fx", r->mbps / b->mbps);
+		else
+			printf(" %10s", "-");
+	}
+	printf("\n");
+}
+
+/* per-operation cost at the smallest size, CPU at the largest */
+static void print_costs(const struct group *t, const struct row *d)
+{
+	const struct row *s = find(t->g, d->driver, t->sz[0]);
+	const struct row *l = find(t->g, d->driver, t->sz[t->ns - 1]);
 	char sb[32];
 
-	for (g = 0; g < nrows; g++) {
-		long sz[16];
-		const struct row *drv[16], *base = NULL;
-		int ns, nd, w = 34;
+	if (!s || !l)
+		return;
+	printf("  %s:", d->driver);
+	if (s->ops > 0)
+		printf(" %s %.0f ops/s (%.1f us/op)",
+		       size_str(t->sz[0], sb, sizeof(sb)),
+		       s->ops, 1e6 / s->ops);
+	if (l->cpu_ns_per_byte > 0)
+		printf(" CPU %.2f ns/byte at %s", l->cpu_ns_per_byte,
+		       size_str(t->sz[t->ns - 1], sb, sizeof(sb)));
+	if (l->cpu_pct > 0)
+		printf(" CPU %.0f%% at %s",
+		       l->cpu_pct, size_str(t->sz[t->ns - 1], sb, sizeof(sb)));
+	if (l->runs > 1)
+		printf(" min..max %.2f..%.2f MB/s", l->mbps_min, l->mbps_max);
+	printf("\n");
+}
 
+static void print_table(const struct group *t)
+{
+	const struct row *first = &rows[t->g];
+	char sb[32];
+	int i, j;
+
+	printf("\n%s", first->alg);
+	if (first->keybits)
+		printf(" %d-bit key", first->keybits);
+	printf(", %s (MB/s)\n", first->op);
+	printf("%-*s %5s", TABLE_W, "driver", "prio");
+	for (j = 0; j < t->ns; j++)
+		printf(" %10s", size_str(t->sz[j], sb, sizeof(sb)));
+	printf("\n");
+	for (i = 0; i < t->nd; i++)
+		print_driver(t, t->drv[i]);
+	for (i = 0; i < t->nd; i++)
+		print_costs(t, t->drv[i]);
+}
+
+void report_tables(const char *test, const char *unit_note)
+{
+	struct group t;
+	int g, printed = 0;
+
+	for (g = 0; g < nrows; g++) {
 		if (strcmp(rows[g].test, test) || !group_first(g))
 			continue;
 		if (!printed++) {
@@ -208,134 +307,87 @@ void report_tables(const char *test, const char *unit_note)
 			if (unit_note)
 				printf("%s\n", unit_note);
 		}
-		ns = group_sizes(g, sz, 16);
-		nd = group_drivers(g, drv, 16);
-		for (i = 0; i < nd; i++)
-			if (drv[i]->baseline)
-				base = drv[i];
-		printf("\n%s", rows[g].alg);
-		if (rows[g].keybits)
-			printf(" %d-bit key", rows[g].keybits);
-		printf(", %s (MB/s)\n", rows[g].op);
-		printf("%-*s %5s", w, "driver", "prio");
-		for (j = 0; j < ns; j++)
-			printf(" %10s", size_str(sz[j], sb, sizeof(sb)));
-		printf("\n");
-		for (i = 0; i < nd; i++) {
-			char name[200];
-			const char *tag = drv[i]->baseline ? " [base]" :
-					  drv[i]->padlock ? " [padlock]" : "";
-
-			snprintf(name, sizeof(name), "%s%s", drv[i]->driver, tag);
-			printf("%-*s %5d", w, name, drv[i]->priority);
-			for (j = 0; j < ns; j++) {
-				const struct row *r = find(g, drv[i]->driver, sz[j]);
-
-				if (r)
-					printf(" %10.2f", r->mbps);
-				else
-					printf(" %10s", "-");
-			}
-			printf("\n");
-			if (base && drv[i] != base) {
-				printf("%-*s %5s", w, "  speed-up vs base", "");
-				for (j = 0; j < ns; j++) {
-					const struct row *r = find(g, drv[i]->driver, sz[j]);
-					const struct row *b = find(g, base->driver, sz[j]);
-
-					if (r && b && b->mbps > 0)
-						printf(" %9.2fx", r->mbps / b->mbps);
-					else
-						printf(" %10s", "-");
-				}
-				printf("\n");
-			}
-		}
-		/* per-operation cost at the smallest size, CPU at the largest */
-		for (i = 0; i < nd; i++) {
-			const struct row *s = find(g, drv[i]->driver, sz[0]);
-			const struct row *l = find(g, drv[i]->driver, sz[ns - 1]);
-
-			if (!s || !l)
-				continue;
-			printf("  %s:", drv[i]->driver);
-			if (s->ops > 0)
-				printf(" %s %.0f ops/s (%.1f us/op)",
-				       size_str(sz[0], sb, sizeof(sb)),
-				       s->ops, 1e6 / s->ops);
-			if (l->cpu_ns_per_byte > 0)
-				printf(" CPU %.2f ns/byte at %s", l->cpu_ns_per_byte,
-				       size_str(sz[ns - 1], sb, sizeof(sb)));
-			if (l->cpu_pct > 0)
-				printf(" CPU %.0f%% at %s",
-				       l->cpu_pct, size_str(sz[ns - 1], sb, sizeof(sb)));
-			if (l->runs > 1)
-				printf(" min..max %.2f..%.2f MB/s", l->mbps_min, l->mbps_max);
-			printf("\n");
-		}
+		group_load(g, &t);
+		print_table(&t);
 	}
 	fflush(stdout);
 }
 
-void report_crossover(const char *test)
+/* the smallest size from which d beats the baseline at every larger size; -1: none */
+static long crossover_from(const struct group *t, const struct row *d)
 {
-	int g, i, j, any = 0;
+	long from = -1;
+	int j;
+
+	for (j = t->ns - 1; j >= 0; j--) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+		const struct row *b = find(t->g, t->base->driver, t->sz[j]);
+
+		if (!r || !b || r->mbps <= b->mbps)
+			break;
+		from = t->sz[j];
+	}
+	return from;
+}
+
+static void print_crossover(const struct group *t, const struct row *d, long from)
+{
+	const struct row *first = &rows[t->g];
 	char sb[32];
 
-	for (g = 0; g < nrows; g++) {
-		long sz[16];
-		const struct row *drv[16], *base = NULL;
-		int ns, nd;
+	printf("  %s", first->alg);
+	if (first->keybits)
+		printf(" %d-bit", first->keybits);
+	printf(" %s: %s vs %s: ", first->op, d->driver, t->base->driver);
+	if (from < 0)
+		printf("never (not at the largest size tested)\n");
+	else if (from == t->sz[0])
+		printf("from %s (every size tested)\n",
+		       size_str(from, sb, sizeof(sb)));
+	else
+		printf("from %s\n", size_str(from, sb, sizeof(sb)));
+}
 
+static void keep_crossover(const char *test, const struct group *t, const struct row *d,
+			   long from)
+{
+	const struct row *first = &rows[t->g];
+	struct xover *x;
+
+	if (nxovers == (int)ARRAY_SIZE(xovers))
+		return;
+	x = &xovers[nxovers++];
+	snprintf(x->test, sizeof(x->test), "%s", test);
+	snprintf(x->alg, sizeof(x->alg), "%s", first->alg);
+	snprintf(x->op, sizeof(x->op), "%s", first->op);
+	snprintf(x->padlock, sizeof(x->padlock), "%s", d->driver);
+	snprintf(x->base, sizeof(x->base), "%s", t->base->driver);
+	x->keybits = first->keybits;
+	x->from = from;
+}
+
+void report_crossover(const char *test)
+{
+	struct group t;
+	int g, i, any = 0;
+
+	for (g = 0; g < nrows; g++) {
 		if (strcmp(rows[g].test, test) || !group_first(g))
 			continue;
-		ns = group_sizes(g, sz, 16);
-		nd = group_drivers(g, drv, 16);
-		for (i = 0; i < nd; i++)
-			if (drv[i]->baseline)
-				base = drv[i];
-		if (!base)
-			continue;
-		for (i = 0; i < nd; i++) {
-			struct xover *x;
-			long from = -1;
+		group_load(g, &t);
+		for (i = 0; i < t.nd && t.base; i++) {
+			long from;
 
-			if (!drv[i]->padlock)
+			if (!t.drv[i]->padlock)
 				continue;
-			for (j = ns - 1; j >= 0; j--) {
-				const struct row *r = find(g, drv[i]->driver, sz[j]);
-				const struct row *b = find(g, base->driver, sz[j]);
-
-				if (!r || !b || r->mbps <= b->mbps)
-					break;
-				from = sz[j];
-			}
+			from = crossover_from(&t, t.drv[i]);
 			if (!any++)
 				printf("\ncrossover (%s%s): %s\n", test,
 				       sys_profile[0] ?
 				       ", measured: the PadLock rows time padlock-sim" : "",
 				       "smallest request size from which the PadLock driver beats the baseline");
-			printf("  %s", rows[g].alg);
-			if (rows[g].keybits)
-				printf(" %d-bit", rows[g].keybits);
-			printf(" %s: %s vs %s: ", rows[g].op, drv[i]->driver, base->driver);
-			if (from < 0)
-				printf("never (not at the largest size tested)\n");
-			else if (from == sz[0])
-				printf("from %s (every size tested)\n",
-				       size_str(from, sb, sizeof(sb)));
-			else
-				printf("from %s\n", size_str(from, sb, sizeof(sb)));
-			if (nxovers < (int)ARRAY_SIZE(xovers)) {
-				x = &xovers[nxovers++];
-				snprintf(x->test, sizeof(x->test), "%s", test);
-				snprintf(x->alg, sizeof(x->alg), "%s", rows[g].alg);
-				snprintf(x->op, sizeof(x->op), "%s", rows[g].op);
-				snprintf(x->padlock, sizeof(x->padlock), "%s", drv[i]->driver);
-				snprintf(x->base, sizeof(x->base), "%s", base->driver);
-				x->keybits = rows[g].keybits;
-				x->from = from;
-			}
+			print_crossover(&t, t.drv[i], from);
+			keep_crossover(test, &t, t.drv[i], from);
 		}
 	}
 	if (!any) {
@@ -349,160 +401,194 @@ void report_crossover(const char *test)
 	fflush(stdout);
 }
 
-/* ------------------------------------------------------------------ */
-/* JSON and CSV */
-
-void json_escape(FILE *f, const char *s)
+/*
+ * The JSON report, built with json-c.  Numbers keep the six significant
+ * digits of the text tables (%.6g); NaN, "not measured", is null.
+ */
+static struct json_object *jnum(double v)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	char buf[32];
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (v != v)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_object_new_double_s(v, buf);
 }
 
-static void jnum(FILE *f, double v)
+/* a whole number kept in a double (%.0f) */
+static struct json_object *jcount(double v)
 {
-	if (v != v)
-		fputs("null", f);
-	else
-		fprintf(f, "%.6g", v);
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.0f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static void jadd(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static void jadd_str(struct json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, json_object_new_string(s));
+}
+
+/* a string member that is null when empty */
+static void jadd_str_or_null(struct json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, s[0] ? json_object_new_string(s) : NULL);
+}
+
+static void jadd_bool(struct json_object *o, const char *key, int b)
+{
+	json_object_object_add(o, key, json_object_new_boolean(b));
+}
+
+/* the test's own members, kept as JSON object members text in row->extra */
+static void jadd_extra(struct json_object *o, const char *extra)
+{
+	char buf[sizeof(((struct row *)0)->extra) + 2];
+	struct json_object *x;
+
+	if (!extra[0])
+		return;
+	snprintf(buf, sizeof(buf), "{%s}", extra);
+	x = json_tokener_parse(buf);
+	if (!x)
+		return;
+	json_object_object_foreach(x, k, v)
+		json_object_object_add(o, k, json_object_get(v));
+	json_object_put(x);
+}
+
+static struct json_object *json_sim(const struct row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd(o, "ops", jcount(r->sim_ops));
+	jadd(o, "ns", jcount(r->sim_ns));
+	jadd(o, "traps", json_object_new_uint64(r->sim_traps));
+	jadd(o, "handler_cycles", json_object_new_uint64(r->sim_handler));
+	jadd(o, "trap_overhead_cycles", json_object_new_uint64(r->sim_trap_overhead));
+	jadd_str(o, "classes", r->sim_classes);
+	jadd_bool(o, "icount", sys_icount);
+	return o;
+}
+
+static struct json_object *json_row(const struct row *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd_str(o, "test", r->test);
+	jadd_str(o, "kernel", sys_kernel);
+	jadd_str(o, "cpu", sys_cpu);
+	jadd_str_or_null(o, "sim_profile", sys_profile);
+	jadd_str(o, "algorithm", r->alg);
+	jadd(o, "keybits", json_object_new_int(r->keybits));
+	jadd_str(o, "op", r->op);
+	jadd_str(o, "driver", r->driver);
+	jadd_str(o, "pinned", r->pinned);
+	jadd_str(o, "module", r->module);
+	jadd(o, "priority", json_object_new_int(r->priority));
+	jadd_bool(o, "padlock", r->padlock);
+	jadd_bool(o, "baseline", r->baseline);
+	jadd(o, "size", json_object_new_int64(r->size));
+	jadd_str(o, "path", r->path);
+	jadd(o, "runs", json_object_new_int(r->runs));
+	jadd(o, "mbps_median", jnum(r->mbps));
+	jadd(o, "mbps_min", jnum(r->mbps_min));
+	jadd(o, "mbps_max", jnum(r->mbps_max));
+	jadd(o, "ops_per_s", jnum(r->ops));
+	jadd(o, "cpu_ns_per_byte", jnum(r->cpu_ns_per_byte));
+	jadd(o, "cpu_percent", jnum(r->cpu_pct));
+	jadd_extra(o, r->extra);
+	if (r->sim)
+		jadd(o, "sim", json_sim(r));
+	return o;
+}
+
+static struct json_object *json_check(const struct check *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd_str(o, "test", c->test);
+	jadd_str(o, "algorithm", c->alg);
+	jadd(o, "keybits", json_object_new_int(c->keybits));
+	jadd_str(o, "driver", c->driver);
+	jadd_str(o, "what", c->what);
+	jadd_bool(o, "passed", c->ok);
+	return o;
+}
+
+static struct json_object *json_xover(const struct xover *x)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd_str(o, "test", x->test);
+	jadd_str(o, "algorithm", x->alg);
+	jadd(o, "keybits", json_object_new_int(x->keybits));
+	jadd_str(o, "op", x->op);
+	jadd_str(o, "padlock_driver", x->padlock);
+	jadd_str(o, "baseline_driver", x->base);
+	jadd(o, "from_size", x->from < 0 ? NULL : json_object_new_int64(x->from));
+	return o;
+}
+
+static struct json_object *json_report(void)
+{
+	struct json_object *d = json_object_new_object(), *a, *m;
+	int i;
+
+	jadd_str(d, "tool", "padlock-bench");
+	jadd_str(d, "version", PB_VERSION);
+	jadd_str(d, "kernel", sys_kernel);
+	jadd_str(d, "cpu", sys_cpu);
+	jadd_str_or_null(d, "sim_profile", sys_profile);
+	jadd_bool(d, "quick", opt.quick);
+	jadd_bool(d, "complete", !fatal_error[0]);
+	jadd_str_or_null(d, "error", fatal_error);
+	m = json_object_new_object();
+	for (i = 0; i < nmeta; i++)
+		jadd_str(m, meta_key[i], meta_val[i]);
+	jadd(d, "meta", m);
+	a = json_object_new_array();
+	for (i = 0; i < nnotes; i++)
+		json_object_array_add(a, json_object_new_string(notes[i]));
+	jadd(d, "notes", a);
+	a = json_object_new_array();
+	for (i = 0; i < nchecks; i++)
+		json_object_array_add(a, json_check(&checks[i]));
+	jadd(d, "checks", a);
+	a = json_object_new_array();
+	for (i = 0; i < nrows; i++)
+		json_object_array_add(a, json_row(&rows[i]));
+	jadd(d, "rows", a);
+	a = json_object_new_array();
+	for (i = 0; i < nxovers; i++)
+		json_object_array_add(a, json_xover(&xovers[i]));
+	jadd(d, "crossover", a);
+	return d;
 }
 
 int report_write_json(const char *file)
 {
 	FILE *f = fopen(file, "w");
-	int i;
+	struct json_object *d;
+	int err = 0;
 
 	if (!f)
 		return -errno;
-	fprintf(f, "{\n  \"tool\": \"padlock-bench\",\n  \"version\": \"%s\",\n", PB_VERSION);
-	fputs("  \"kernel\": ", f);
-	json_escape(f, sys_kernel);
-	fputs(",\n  \"cpu\": ", f);
-	json_escape(f, sys_cpu);
-	fputs(",\n  \"sim_profile\": ", f);
-	if (sys_profile[0])
-		json_escape(f, sys_profile);
-	else
-		fputs("null", f);
-	fprintf(f, ",\n  \"quick\": %s,\n  \"complete\": %s,\n  \"error\": ",
-		opt.quick ? "true" : "false", fatal_error[0] ? "false" : "true");
-	if (fatal_error[0])
-		json_escape(f, fatal_error);
-	else
-		fputs("null", f);
-	fputs(",\n  \"meta\": {", f);
-	for (i = 0; i < nmeta; i++) {
-		fprintf(f, "%s\n    ", i ? "," : "");
-		json_escape(f, meta_key[i]);
-		fputs(": ", f);
-		json_escape(f, meta_val[i]);
-	}
-	fputs("\n  },\n  \"notes\": [", f);
-	for (i = 0; i < nnotes; i++) {
-		fprintf(f, "%s\n    ", i ? "," : "");
-		json_escape(f, notes[i]);
-	}
-	fputs("\n  ],\n  \"checks\": [", f);
-	for (i = 0; i < nchecks; i++) {
-		struct check *c = &checks[i];
-
-		fprintf(f, "%s\n    {\"test\": ", i ? "," : "");
-		json_escape(f, c->test);
-		fputs(", \"algorithm\": ", f);
-		json_escape(f, c->alg);
-		fprintf(f, ", \"keybits\": %d, \"driver\": ", c->keybits);
-		json_escape(f, c->driver);
-		fputs(", \"what\": ", f);
-		json_escape(f, c->what);
-		fprintf(f, ", \"passed\": %s}", c->ok ? "true" : "false");
-	}
-	fputs("\n  ],\n  \"rows\": [", f);
-	for (i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
-
-		fprintf(f, "%s\n    {\"test\": ", i ? "," : "");
-		json_escape(f, r->test);
-		fputs(", \"kernel\": ", f);
-		json_escape(f, sys_kernel);
-		fputs(", \"cpu\": ", f);
-		json_escape(f, sys_cpu);
-		fputs(", \"sim_profile\": ", f);
-		if (sys_profile[0])
-			json_escape(f, sys_profile);
-		else
-			fputs("null", f);
-		fputs(", \"algorithm\": ", f);
-		json_escape(f, r->alg);
-		fprintf(f, ", \"keybits\": %d, \"op\": ", r->keybits);
-		json_escape(f, r->op);
-		fputs(", \"driver\": ", f);
-		json_escape(f, r->driver);
-		fputs(", \"pinned\": ", f);
-		json_escape(f, r->pinned);
-		fputs(", \"module\": ", f);
-		json_escape(f, r->module);
-		fprintf(f, ", \"priority\": %d, \"padlock\": %s, \"baseline\": %s, \"size\": %ld",
-			r->priority, r->padlock ? "true" : "false", r->baseline ? "true" : "false",
-			r->size);
-		fputs(", \"path\": ", f);
-		json_escape(f, r->path);
-		fprintf(f, ", \"runs\": %d, \"mbps_median\": ", r->runs);
-		jnum(f, r->mbps);
-		fputs(", \"mbps_min\": ", f);
-		jnum(f, r->mbps_min);
-		fputs(", \"mbps_max\": ", f);
-		jnum(f, r->mbps_max);
-		fputs(", \"ops_per_s\": ", f);
-		jnum(f, r->ops);
-		fputs(", \"cpu_ns_per_byte\": ", f);
-		jnum(f, r->cpu_ns_per_byte);
-		fputs(", \"cpu_percent\": ", f);
-		jnum(f, r->cpu_pct);
-		if (r->extra[0])
-			fprintf(f, ", %s", r->extra);
-		if (r->sim) {
-			fprintf(f, ", \"sim\": {\"ops\": %.0f, \"ns\": %.0f, \"traps\": %llu",
-				r->sim_ops, r->sim_ns, r->sim_traps);
-			fprintf(f, ", \"handler_cycles\": %llu, \"trap_overhead_cycles\": %llu",
-				r->sim_handler, r->sim_trap_overhead);
-			fputs(", \"classes\": ", f);
-			json_escape(f, r->sim_classes);
-			fprintf(f, ", \"icount\": %s}", sys_icount ? "true" : "false");
-		}
-		fputs("}", f);
-	}
-	fputs("\n  ],\n  \"crossover\": [", f);
-	for (i = 0; i < nxovers; i++) {
-		struct xover *x = &xovers[i];
-
-		fprintf(f, "%s\n    {\"test\": ", i ? "," : "");
-		json_escape(f, x->test);
-		fputs(", \"algorithm\": ", f);
-		json_escape(f, x->alg);
-		fprintf(f, ", \"keybits\": %d, \"op\": ", x->keybits);
-		json_escape(f, x->op);
-		fputs(", \"padlock_driver\": ", f);
-		json_escape(f, x->padlock);
-		fputs(", \"baseline_driver\": ", f);
-		json_escape(f, x->base);
-		if (x->from < 0)
-			fputs(", \"from_size\": null}", f);
-		else
-			fprintf(f, ", \"from_size\": %ld}", x->from);
-	}
-	fputs("\n  ]\n}\n", f);
-	if (fclose(f))
-		return -errno;
-	return 0;
+	d = json_report();
+	if (fputs(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PRETTY |
+						 JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE), f) < 0 ||
+	    fputc('\n', f) == EOF)
+		err = -errno;
+	json_object_put(d);
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
 }
 
 static void csv_str(FILE *f, const char *s)
@@ -570,23 +656,70 @@ int report_write_csv(const char *file)
 /* ------------------------------------------------------------------ */
 /* plot: AF_ALG throughput against request size, one panel per algorithm */
 
+/* AF_ALG tables that get a plot panel (decryption looks like encryption) */
+static int plot_group(int g)
+{
+	return !strcmp(rows[g].test, "afalg") && strcmp(rows[g].op, "decrypt") &&
+	       group_first(g);
+}
+
+/* the gnuplot commands before the panels */
+static void plot_header(FILE *gp, const char *file, int panels)
+{
+	const char *title = meta("afalg_path");
+	int cols = panels > 6 ? 4 : panels > 2 ? 3 : panels;
+	int lines = (panels + cols - 1) / cols;
+
+	fprintf(gp, "set terminal pngcairo size %d,%d font ',9'\nset output '%s'\n",
+		cols * 480, lines * 360 + 40, file);
+	fprintf(gp,
+		"set multiplot layout %d,%d title \"padlock-bench AF_ALG, %s, %s%s%s (path %s)\" noenhanced\n",
+		lines, cols, sys_kernel, sys_cpu, sys_profile[0] ? ", sim " : "", sys_profile,
+		title ? title : "?");
+	fputs("set logscale x 2\nset xlabel 'request size (bytes)'\nset ylabel 'MB/s'\n", gp);
+	fputs("set key top left noenhanced font ',7'\nset grid\n", gp);
+}
+
+/* one panel: a data block per driver into f, its plot command into gp */
+static void plot_panel(FILE *f, FILE *gp, const char *dat, int g, int *idx)
+{
+	const struct row *first = &rows[g];
+	struct group t;
+	int i, j;
+
+	group_load(g, &t);
+	fprintf(gp, "set title \"%s%s%.0d%s %s\" noenhanced\nplot ", first->alg,
+		first->keybits ? " " : "", first->keybits, first->keybits ? "-bit" : "",
+		first->op);
+	for (i = 0; i < t.nd; i++) {
+		fprintf(f, "# %s\n", t.drv[i]->driver);
+		for (j = 0; j < t.ns; j++) {
+			const struct row *r = find(g, t.drv[i]->driver, t.sz[j]);
+
+			if (r)
+				fprintf(f, "%ld %.6g\n", r->size, r->mbps);
+		}
+		fputs("\n\n", f);
+		fprintf(gp, "%s'%s' index %d using 1:2 with linespoints title \"%s\"",
+			i ? ", " : "", dat, (*idx)++, t.drv[i]->driver);
+	}
+	fputs("\n", gp);
+}
+
 void report_plot(const char *file)
 {
 	char dat[] = "/tmp/padlock-bench-plot.XXXXXX";
-	int fd, g, i, j, panels = 0, idx = 0, cols, lines;
+	int fd, g, panels = 0, idx = 0;
 	FILE *f, *gp;
 	char *cmds = NULL;
 	size_t cmdlen = 0;
-	const char *title = meta("afalg_path");
 
 	if (!have_program("gnuplot")) {
 		notice("gnuplot is not installed, so no plot was drawn (install gnuplot-nox).");
 		return;
 	}
 	for (g = 0; g < nrows; g++)
-		if (!strcmp(rows[g].test,
-			    "afalg") && strcmp(rows[g].op, "decrypt") && group_first(g))
-			panels++;
+		panels += plot_group(g);
 	if (!panels) {
 		notice("--plot: no AF_ALG results to plot.");
 		return;
@@ -597,8 +730,6 @@ void report_plot(const char *file)
 		notice("--plot: cannot create a temporary file: %s", strerror(errno));
 		return;
 	}
-	cols = panels > 6 ? 4 : panels > 2 ? 3 : panels;
-	lines = (panels + cols - 1) / cols;
 	/* commands collected first: gnuplot must see the finished data file */
 	gp = open_memstream(&cmds, &cmdlen);
 	if (!gp) {
@@ -607,41 +738,10 @@ void report_plot(const char *file)
 		notice("--plot: out of memory.");
 		return;
 	}
-	fprintf(gp, "set terminal pngcairo size %d,%d font ',9'\nset output '%s'\n",
-		cols * 480, lines * 360 + 40, file);
-	fprintf(gp,
-		"set multiplot layout %d,%d title \"padlock-bench AF_ALG, %s, %s%s%s (path %s)\" noenhanced\n",
-		lines, cols, sys_kernel, sys_cpu, sys_profile[0] ? ", sim " : "", sys_profile,
-		title ? title : "?");
-	fputs("set logscale x 2\nset xlabel 'request size (bytes)'\nset ylabel 'MB/s'\n", gp);
-	fputs("set key top left noenhanced font ',7'\nset grid\n", gp);
-	for (g = 0; g < nrows; g++) {
-		const struct row *drv[16];
-		long sz[16];
-		int nd, ns;
-
-		if (strcmp(rows[g].test,
-			   "afalg") || !strcmp(rows[g].op, "decrypt") || !group_first(g))
-			continue;
-		nd = group_drivers(g, drv, 16);
-		ns = group_sizes(g, sz, 16);
-		fprintf(gp, "set title \"%s%s%.0d%s %s\" noenhanced\nplot ", rows[g].alg,
-			rows[g].keybits ? " " : "", rows[g].keybits, rows[g].keybits ? "-bit" : "",
-			rows[g].op);
-		for (i = 0; i < nd; i++) {
-			fprintf(f, "# %s\n", drv[i]->driver);
-			for (j = 0; j < ns; j++) {
-				const struct row *r = find(g, drv[i]->driver, sz[j]);
-
-				if (r)
-					fprintf(f, "%ld %.6g\n", r->size, r->mbps);
-			}
-			fputs("\n\n", f);
-			fprintf(gp, "%s'%s' index %d using 1:2 with linespoints title \"%s\"",
-				i ? ", " : "", dat, idx++, drv[i]->driver);
-		}
-		fputs("\n", gp);
-	}
+	plot_header(gp, file, panels);
+	for (g = 0; g < nrows; g++)
+		if (plot_group(g))
+			plot_panel(f, gp, dat, g, &idx);
 	fclose(f);
 	fputs("unset multiplot\n", gp);
 	fclose(gp);
