@@ -95,7 +95,7 @@ else
 	ktap_diag "exit $rc" "$(tail -n 20 "$tmp/bench.err")"
 	ktap_fail "padlock-bench all --quick"
 fi
-ktap_diag "$(grep -A3 -E '^cbc\(aes\) 128-bit key, encrypt' "$tmp/bench.out")"
+ktap_diag "$(grep -A6 -E '^cbc\(aes\) 128-bit key, encrypt' "$tmp/bench.out")"
 ktap_diag "$(sed -n '/^crossover/,/^$/p' "$tmp/bench.out" | head -n 12)"
 [ -s "$tmp/report.json" ] && ktap_diag "$(python3 -c '
 import json, sys
@@ -107,6 +107,13 @@ print("afalg path:", d["meta"].get("afalg_path"), "| splice:", d["meta"].get("af
 cp /proc/crypto "$tmp/crypto"
 ktap_check "JSON report complete, drivers real, pre-checks passed" \
 	python3 "$(dirname "$0")/lib/bench_check.py" "$tmp/report.json" "$tmp/crypto" $expect
+# under padlock-sim the rows projected onto the simulated CPU, equal to
+# tools/project.py's; without the simulator (profile none) none
+proj_check=(python3 "$(dirname "$0")/lib/bench_check.py" "$tmp/report.json" --projection
+	--csv "$tmp/report.csv" --text "$tmp/bench.out")
+ktap_diag "projection: $("${proj_check[@]}" 2>&1 | tail -n 1)"
+ktap_check "projected rows (under padlock-sim as tools/project.py computes them, else none)" \
+	"${proj_check[@]}"
 ktap_check "CSV report has a header and one line per row" python3 -c '
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

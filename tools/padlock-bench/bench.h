@@ -93,6 +93,8 @@ struct row {
 	double sim_ns;		/* their time (guest instructions under icount) */
 	unsigned long long sim_traps, sim_handler, sim_trap_overhead;
 	char sim_classes[160];	/* "xcrypt-ecb:N ..." the non-zero counts */
+	int proj;		/* proj_mbps: 1 set, 2 not positive (n/a) */
+	double proj_mbps;	/* projected onto the simulated CPU: a model */
 };
 
 /* err.c: messages, fatal errors, the stop request, allocation */
@@ -153,6 +155,23 @@ struct sim_cost {
 int sim_cost_read(struct sim_cost *c);
 void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_cost *b);
 
+/* project.c: the AF_ALG rows projected onto the simulated CPU (a model) */
+struct projection {
+	int on;			/* the rows are projected */
+	int icount;		/* measured under --icount */
+	char model[4160];	/* the model file found ("": none) */
+	char cpu[32];		/* its CPU section */
+	char name[128];		/* the CPU's name */
+	double clock_mhz, cpi, irq_share;
+	char label[96];		/* "projected on CPU at N GHz (model)" */
+	char why[4400];		/* under padlock-sim: why nothing is projected */
+};
+
+extern const char *model_file;	/* --model FILE */
+extern struct projection proj;
+void project_init(void);
+void project_rows(void);
+
 /* json.c: fio and iperf3 output through json-c; members by JSON pointer */
 struct json_object;
 struct json_object *json_output_parse(const char *text);
@@ -171,6 +190,7 @@ void report_check(const char *test, const char *alg, int keybits,
 void report_meta(const char *key, const char *fmt, ...) __printf(2, 3);
 void report_tables(const char *test, const char *unit_note);
 void report_crossover(const char *test);
+void report_projection_note(void);
 int report_write_json(const char *file);
 int report_write_csv(const char *file);
 void report_plot(const char *file);

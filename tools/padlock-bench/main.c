@@ -47,6 +47,9 @@ static void print_help(FILE *f)
 	      "  --json FILE        write all results as JSON\n"
 	      "  --csv FILE         write all results as CSV\n"
 	      "  --plot FILE.png    AF_ALG throughput against size per driver (gnuplot)\n"
+	      "  --model FILE       the CPU cost model for the projected rows under padlock-sim\n"
+	      "                     (default: $PADLOCK_BENCH_MODEL, cpu-models.conf next to\n"
+	      "                     the program, /usr/share/padlock-bench/cpu-models.conf)\n"
 	      "  -v, --verbose      show the commands run\n"
 	      "  -h, --help         this text;  --version  the version\n"
 	      "\n"
@@ -125,6 +128,9 @@ static int handle_option(int c, const char *arg)
 	case 'P':
 		opt.plot_file = arg;
 		break;
+	case 'M':
+		model_file = arg;
+		break;
 	case 'v':
 		opt.verbose = 1;
 		break;
@@ -165,6 +171,7 @@ static int parse_options(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -234,13 +241,11 @@ static void run_subcommands(void)
 {
 	if (do_afalg) {
 		cmd_afalg();
+		project_rows();
 		report_tables("afalg",
 			      "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
 		report_crossover("afalg");
-		if (sys_profile[0])
-			printf("\n%s %s\n",
-			       "Under padlock-sim the PadLock rows time the simulator. Projected to the simulated CPU (a model): tools/project.py --bench",
-			       opt.csv_file ? opt.csv_file : "FILE (after --csv FILE)");
+		report_projection_note();
 	}
 	if (do_dm) {
 		cmd_dmcrypt();
@@ -282,6 +287,7 @@ int main(int argc, char **argv)
 	install_signals();
 	kcapi_set_verbosity(KCAPI_LOG_NONE);
 	sysinfo_read();
+	project_init();
 	check_requirements();
 
 	printf("padlock-bench %s: kernel %s, CPU %s%s%s%s\n", PB_VERSION, sys_kernel, sys_cpu,

@@ -34,6 +34,8 @@ struct xover {
 	char test[12], alg[64], op[16], padlock[160], base[160];
 	int keybits;
 	long from;	/* -1: never */
+	int pstate;	/* projected: 0 not, 1 pfrom, 2 no model */
+	long pfrom;	/* -1: never */
 };
 
 static struct xover xovers[128];
@@ -215,6 +217,33 @@ static void group_load(int g, struct group *t)
 
 #define TABLE_W 34
 
+/* the driver column: wider when a projected row's label needs it */
+static int table_w = TABLE_W;
+
+/* the projected line of driver d, under padlock-sim with a model */
+static void print_projected(const struct group *t, const struct row *d)
+{
+	int j, any = 0;
+
+	for (j = 0; j < t->ns; j++) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+
+		any |= r && r->sim;
+	}
+	if (!proj.on || !any)
+		return;
+	printf("  %-*s", table_w + 4, proj.label);
+	for (j = 0; j < t->ns; j++) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+
+		if (r && r->proj == 1)
+			printf(" %10.2f", r->proj_mbps);
+		else
+			printf(" %10s", !r ? "-" : r->proj ? "n/a" : "no model");
+	}
+	printf("\n");
+}
+
 /* the MB/s line of driver d, and its speed-up line */
 static void print_driver(const struct group *t, const struct row *d)
 {
@@ -223,7 +252,7 @@ static void print_driver(const struct group *t, const struct row *d)
 	int j;
 
 	snprintf(name, sizeof(name), "%s%s", d->driver, tag);
-	printf("%-*s %5d", TABLE_W, name, d->priority);
+	printf("%-*s %5d", table_w, name, d->priority);
 	for (j = 0; j < t->ns; j++) {
 		const struct row *r = find(t->g, d->driver, t->sz[j]);
 
@@ -233,9 +262,10 @@ static void print_driver(const struct group *t, const struct row *d)
 			printf(" %10s", "-");
 	}
 	printf("\n");
+	print_projected(t, d);
 	if (!t->base || d == t->base)
 		return;
-	printf("%-*s %5s", TABLE_W, "  speed-up vs base", "");
+	printf("%-*s %5s", table_w, "  speed-up vs base", "");
 	for (j = 0; j < t->ns; j++) {
 		const struct row *r = find(t->g, d->driver, t->sz[j]);
 		const struct row *b = find(t->g, t->base->driver, t->sz[j]);
@@ -283,7 +313,7 @@ static void print_table(const struct group *t)
 	if (first->keybits)
 		printf(" %d-bit key", first->keybits);
 	printf(", %s (MB/s)\n", first->op);
-	printf("%-*s %5s", TABLE_W, "driver", "prio");
+	printf("%-*s %5s", table_w, "driver", "prio");
 	for (j = 0; j < t->ns; j++)
 		printf(" %10s", size_str(t->sz[j], sb, sizeof(sb)));
 	printf("\n");
@@ -291,6 +321,29 @@ static void print_table(const struct group *t)
 		print_driver(t, t->drv[i]);
 	for (i = 0; i < t->nd; i++)
 		print_costs(t, t->drv[i]);
+}
+
+/* above the AF_ALG tables: what the projected rows are */
+static void print_projection_note(void)
+{
+	int i, na = 0;
+
+	for (i = 0; i < nrows; i++)
+		na += rows[i].proj == 2;
+	if ((int)strlen(proj.label) - 4 > table_w)
+		table_w = strlen(proj.label) - 4;
+	printf("Under padlock-sim the PadLock rows time the simulator.  The row \"%s\"\n",
+	       proj.label);
+	printf("%s%g%s%s (model %s [%s])%s\n",
+	       "under each driver is a MODEL, not a measurement: the request's software path\n"
+	       "(guest time minus the simulator's share) at ", proj.cpi,
+	       " cycles per instruction\nplus the engine's modelled cycles, on ", proj.name,
+	       proj.model, proj.cpu, proj.icount ? "." :
+	       ";\nnot measured under --icount: the guest time is not instruction-exact.");
+	if (na)
+		printf("n/a (%d rows): %s%s.\n", na,
+		       "the simulator's share exceeded the guest time, no projection",
+		       proj.icount ? "" : " (run under tools/vm/run --icount)");
 }
 
 void report_tables(const char *test, const char *unit_note)
@@ -306,6 +359,9 @@ void report_tables(const char *test, const char *unit_note)
 			       sys_profile[0] ? ", padlock-sim profile " : "", sys_profile);
 			if (unit_note)
 				printf("%s\n", unit_note);
+			table_w = TABLE_W;
+			if (!strcmp(test, "afalg") && proj.on)
+				print_projection_note();
 		}
 		group_load(g, &t);
 		print_table(&t);
@@ -330,7 +386,35 @@ static long crossover_from(const struct group *t, const struct row *d)
 	return from;
 }
 
-static void print_crossover(const struct group *t, const struct row *d, long from)
+/*
+ * The same for the projected figures (tools/project.py's rule); 0 when a
+ * size of d has no projection ("no model"), else 1 and the size or -1 in *from
+ */
+static int crossover_projected(const struct group *t, const struct row *d, long *from)
+{
+	int j;
+
+	for (j = 0; j < t->ns; j++) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+
+		if (!r || !r->proj)
+			return 0;
+	}
+	*from = -1;
+	for (j = t->ns - 1; j >= 0; j--) {
+		const struct row *r = find(t->g, d->driver, t->sz[j]);
+		const struct row *b = find(t->g, t->base->driver, t->sz[j]);
+
+		if (!b || !b->proj || r->proj_mbps <= b->proj_mbps)
+			break;
+		*from = t->sz[j];
+	}
+	return 1;
+}
+
+/* modelled: 0 prints "no model" */
+static void print_crossover(const struct group *t, const struct row *d, long from,
+			    int modelled)
 {
 	const struct row *first = &rows[t->g];
 	char sb[32];
@@ -339,7 +423,9 @@ static void print_crossover(const struct group *t, const struct row *d, long fro
 	if (first->keybits)
 		printf(" %d-bit", first->keybits);
 	printf(" %s: %s vs %s: ", first->op, d->driver, t->base->driver);
-	if (from < 0)
+	if (!modelled)
+		printf("no model\n");
+	else if (from < 0)
 		printf("never (not at the largest size tested)\n");
 	else if (from == t->sz[0])
 		printf("from %s (every size tested)\n",
@@ -348,14 +434,14 @@ static void print_crossover(const struct group *t, const struct row *d, long fro
 		printf("from %s\n", size_str(from, sb, sizeof(sb)));
 }
 
-static void keep_crossover(const char *test, const struct group *t, const struct row *d,
-			   long from)
+static struct xover *keep_crossover(const char *test, const struct group *t,
+				    const struct row *d, long from)
 {
 	const struct row *first = &rows[t->g];
 	struct xover *x;
 
 	if (nxovers == (int)ARRAY_SIZE(xovers))
-		return;
+		return NULL;
 	x = &xovers[nxovers++];
 	snprintf(x->test, sizeof(x->test), "%s", test);
 	snprintf(x->alg, sizeof(x->alg), "%s", first->alg);
@@ -364,12 +450,53 @@ static void keep_crossover(const char *test, const struct group *t, const struct
 	snprintf(x->base, sizeof(x->base), "%s", t->base->driver);
 	x->keybits = first->keybits;
 	x->from = from;
+	return x;
+}
+
+/* the crossover of the projected AF_ALG rows, kept with the measured one */
+static void report_crossover_projected(int first_xover)
+{
+	struct group t;
+	int g, i, k = first_xover, any = 0;
+
+	for (g = 0; g < nrows; g++) {
+		if (strcmp(rows[g].test, "afalg") || !group_first(g))
+			continue;
+		group_load(g, &t);
+		for (i = 0; i < t.nd && t.base; i++) {
+			long from = -1;
+			int ok;
+
+			if (!t.drv[i]->padlock)
+				continue;
+			ok = crossover_projected(&t, t.drv[i], &from);
+			if (!any++)
+				printf("\ncrossover (AF_ALG, %s): %s\n", proj.label,
+				       "smallest request size from which the PadLock driver beats the baseline");
+			print_crossover(&t, t.drv[i], from, ok);
+			if (k < nxovers) {
+				xovers[k].pstate = ok ? 1 : 2;
+				xovers[k].pfrom = from;
+				k++;
+			}
+		}
+	}
+	fflush(stdout);
+}
+
+/* under padlock-sim without a projection: why */
+void report_projection_note(void)
+{
+	if (sys_profile[0] && !proj.on)
+		printf("\n%s: %s.\n",
+		       "Under padlock-sim the PadLock rows time the simulator; nothing is projected onto the simulated CPU",
+		       proj.why);
 }
 
 void report_crossover(const char *test)
 {
 	struct group t;
-	int g, i, any = 0;
+	int g, i, any = 0, first_xover = nxovers;
 
 	for (g = 0; g < nrows; g++) {
 		if (strcmp(rows[g].test, test) || !group_first(g))
@@ -386,10 +513,12 @@ void report_crossover(const char *test)
 				       sys_profile[0] ?
 				       ", measured: the PadLock rows time padlock-sim" : "",
 				       "smallest request size from which the PadLock driver beats the baseline");
-			print_crossover(&t, t.drv[i], from);
+			print_crossover(&t, t.drv[i], from, 1);
 			keep_crossover(test, &t, t.drv[i], from);
 		}
 	}
+	if (any && proj.on && !strcmp(test, "afalg"))
+		report_crossover_projected(first_xover);
 	if (!any) {
 		for (g = 0; g < nrows; g++)
 			if (!strcmp(rows[g].test, test))
@@ -505,6 +634,10 @@ static struct json_object *json_row(const struct row *r)
 	jadd_extra(o, r->extra);
 	if (r->sim)
 		jadd(o, "sim", json_sim(r));
+	if (r->sim && proj.on) {
+		jadd(o, "projected_mbps", r->proj == 1 ? jnum(r->proj_mbps) : NULL);
+		jadd_str(o, "projected_cpu", proj.cpu);
+	}
 	return o;
 }
 
@@ -532,6 +665,31 @@ static struct json_object *json_xover(const struct xover *x)
 	jadd_str(o, "padlock_driver", x->padlock);
 	jadd_str(o, "baseline_driver", x->base);
 	jadd(o, "from_size", x->from < 0 ? NULL : json_object_new_int64(x->from));
+	if (x->pstate) {
+		/* projected: null when never; projected_modelled false: no model */
+		jadd(o, "projected_from_size", x->pstate == 1 && x->pfrom >= 0 ?
+		     json_object_new_int64(x->pfrom) : NULL);
+		jadd_bool(o, "projected_modelled", x->pstate == 1);
+	}
+	return o;
+}
+
+/* the model the AF_ALG rows were projected with; null when none */
+static struct json_object *json_projection(void)
+{
+	struct json_object *o;
+
+	if (!proj.on)
+		return NULL;
+	o = json_object_new_object();
+	jadd_str(o, "cpu", proj.cpu);
+	jadd_str(o, "name", proj.name);
+	jadd(o, "clock_mhz", jnum(proj.clock_mhz));
+	jadd(o, "cpi", jnum(proj.cpi));
+	jadd(o, "irq_share", jnum(proj.irq_share));
+	jadd_str(o, "model", proj.model);
+	jadd_bool(o, "icount", proj.icount);
+	jadd_str(o, "label", proj.label);
 	return o;
 }
 
@@ -546,6 +704,7 @@ static struct json_object *json_report(void)
 	jadd_str(d, "cpu", sys_cpu);
 	jadd_str_or_null(d, "sim_profile", sys_profile);
 	jadd_bool(d, "quick", opt.quick);
+	jadd(d, "projection", json_projection());
 	jadd_bool(d, "complete", !fatal_error[0]);
 	jadd_str_or_null(d, "error", fatal_error);
 	m = json_object_new_object();
@@ -614,7 +773,8 @@ int report_write_csv(const char *file)
 	fputs("padlock,baseline,size,path,runs,mbps_median,mbps_min,mbps_max,ops_per_s,", f);
 	fputs("cpu_ns_per_byte,cpu_percent,", f);
 	fputs("sim_ops,sim_ns,sim_traps,sim_handler_cycles,", f);
-	fputs("sim_trap_overhead_cycles,sim_classes,sim_icount\n", f);
+	fputs("sim_trap_overhead_cycles,sim_classes,sim_icount,", f);
+	fputs("projected_mbps,projected_cpu\n", f);
 	for (i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
@@ -643,10 +803,17 @@ int report_write_csv(const char *file)
 			fprintf(f, "%.0f,%.0f,%llu,%llu,%llu,", r->sim_ops, r->sim_ns,
 				r->sim_traps, r->sim_handler, r->sim_trap_overhead);
 			csv_str(f, r->sim_classes);
-			fprintf(f, ",%d\n", sys_icount);
+			fprintf(f, ",%d,", sys_icount);
 		} else {
-			fputs(",,,,,,\n", f);
+			fputs(",,,,,,,", f);
 		}
+		if (r->proj == 1)
+			fprintf(f, "%.6g,", r->proj_mbps);
+		else
+			fputc(',', f);
+		if (r->sim && proj.on)
+			csv_str(f, proj.cpu);
+		fputc('\n', f);
 	}
 	if (fclose(f))
 		return -errno;

@@ -3,11 +3,21 @@
 """Validate the JSON report of `padlock-bench all --quick`.
 
 usage: bench_check.py REPORT.json PROC_CRYPTO_COPY [--expect-padlock]
+       bench_check.py REPORT.json --projection --csv REPORT.csv --text STDOUT.txt
+
+With --projection, the projected rows only, from the same run's JSON, CSV
+and printed output: under padlock-sim every AF_ALG row with the simulator's cost
+has a projected figure equal (within 0.5 %) to what tools/project.py's
+functions compute from the same CSV row, and the output shows the
+"projected on" rows and the projected crossover; without the simulator,
+nothing projected.
 
 Prints one line per problem and exits 1 when there is any; prints a short
 summary and exits 0 otherwise.
 """
+import csv
 import json
+import os
 import sys
 
 SIZES = [16, 64, 256, 1024, 8192, 16384, 65536]
@@ -28,7 +38,146 @@ def proc_drivers(path):
     return drivers
 
 
+def import_project():
+    """tools/project.py of the checkout, as a module"""
+    top = os.environ.get("PADLOCK_TOP") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+    sys.path.insert(0, os.path.join(top, "tools"))
+    import project          # noqa: E402 (tools/ is not a package)
+    return project
+
+
+def check_projection(d, csv_path, text_path, problems):
+    """the projected rows against tools/project.py; returns a summary"""
+    with open(text_path) as f:
+        text = f.read()
+    with open(csv_path) as f:
+        crows = list(csv.DictReader(f))
+    jrows = [r for r in d.get("rows", []) if r["test"] == "afalg"]
+    p = d.get("projection")
+    if not d.get("sim_profile"):
+        # real hardware (or no simulator): measurements only
+        if p is not None:
+            problems.append(f"a projection without padlock-sim: {p}")
+        if any("projected_mbps" in r for r in d.get("rows", [])):
+            problems.append("JSON rows have projected_mbps without padlock-sim")
+        if any(r.get("projected_mbps") for r in crows):
+            problems.append("CSV rows have projected_mbps without padlock-sim")
+        if "projected on" in text or "projected" in text.lower():
+            problems.append("the output mentions a projection without padlock-sim")
+        return "no simulator: nothing projected"
+
+    project = import_project()
+    prof = d["sim_profile"].split()[0]
+    model = p["model"] if p else project.MODEL
+    cpus, _ = project.load_model(model)
+    irq = cpus.pop("measurement", {}).get("irq_share", 0)
+    sect = project.load_profiles(model).get(prof)
+    if sect is None or sect not in cpus:
+        # no model of this profile: nothing projected, and the output says why
+        if p is not None:
+            problems.append(f"profile {prof} has no model in {model} but padlock-bench "
+                            f"projected onto {p.get('cpu')}")
+        if "nothing is projected" not in text:
+            problems.append(f"profile {prof}: no note that nothing is projected")
+        return f"profile {prof}: no model, nothing projected"
+    if p is None:
+        problems.append(f"padlock-sim profile {prof} ([{sect}] in {model}): no projection "
+                        "in the JSON report")
+        return "no projection"
+    cpu = cpus[sect]
+    if p.get("cpu") != sect:
+        problems.append(f"projected onto [{p.get('cpu')}], project.py picks [{sect}] "
+                        f"for profile {prof}")
+    icount = all(r.get("sim_icount") == "1" for r in crows if r.get("sim_ops"))
+    label = (f"projected on {sect} at {cpu['clock_mhz'] / 1000:g} GHz (model"
+             f"{'' if icount else '; not --icount'})")
+    if p.get("label") != label:
+        problems.append(f"projection label {p.get('label')!r}, expected {label!r}")
+
+    # every AF_ALG row with the simulator's cost: a figure, equal to project.py's;
+    # none (n/a) only where project.py's cycles are not positive, which needs
+    # host-time readings (not --icount)
+    n = worst = na = 0
+    for r in project.bench_rows(csv_path, irq):
+        what = f"{r['algorithm']} {r['keybits']} {r['op']} {r['driver']} {r['size']}"
+        c = project.bench_project(cpu, r)
+        want = project.mbps(cpu, r["size"], c) if c else None
+        got = float(r["projected_mbps"]) if r.get("projected_mbps") else None
+        n += 1
+        if c is not None and c <= 0:
+            na += 1
+            if got is not None:
+                problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py's "
+                                f"cycles are {c:.6g} (not a time)")
+            if icount:
+                problems.append(f"afalg {what}: under --icount the projected cycles are "
+                                f"{c:.6g}, not positive")
+            continue
+        if got is None:
+            problems.append(f"afalg {what}: no projected figure" +
+                            ("" if want else " (tools/project.py has no model for it either)"))
+        elif want is None:
+            problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py: no model")
+        elif abs(got - want) > 0.005 * abs(want):
+            problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py "
+                            f"{want:.6g} MB/s")
+        else:
+            worst = max(worst, abs(got - want) / abs(want))
+    sim_rows = [r for r in jrows if r.get("sim")]
+    if not n or not sim_rows:
+        problems.append("under padlock-sim no AF_ALG row carries the simulator's cost")
+    if len(sim_rows) != n:
+        problems.append(f"{len(sim_rows)} JSON rows with sim data, {n} in the CSV")
+    for r in sim_rows:
+        if "projected_mbps" not in r or r.get("projected_cpu") != sect:
+            problems.append(f"JSON row without a projection: {r['algorithm']} {r['keybits']} "
+                            f"{r['op']} {r['driver']} {r['size']}")
+    jn = sum(isinstance(r.get("projected_mbps"), (int, float)) for r in sim_rows)
+    if jn != n - na:
+        problems.append(f"{jn} JSON rows with a projected figure, {n - na} expected")
+    # the text: a projected row under the driver rows, and the projected crossover
+    nlabel = sum(1 for ln in text.splitlines() if ln.strip().startswith(label))
+    drivers = {(r["algorithm"], r["keybits"], r["op"], r["driver"]) for r in sim_rows}
+    if nlabel != len(drivers):
+        problems.append(f"{nlabel} '{label}' rows in the output, {len(drivers)} drivers "
+                        "with the simulator's cost")
+    head = f"crossover (AF_ALG, {label}):"
+    block = text.partition("\n" + head)[2].split("\n\n")[0].splitlines()[1:]
+    xo = [x for x in d.get("crossover", []) if x["test"] == "afalg"]
+    if head not in text:
+        problems.append(f"no '{head}' block in the output")
+    elif len(block) != len(xo) or not all(" vs " in ln for ln in block):
+        problems.append(f"projected crossover block: {len(block)} lines, {len(xo)} "
+                        "AF_ALG crossover entries")
+    for x in xo:
+        if "projected_from_size" not in x:
+            problems.append(f"crossover {x['algorithm']} {x['keybits']} {x['op']}: "
+                            "no projected_from_size")
+    return (f"{n - na} of {n} rows projected on [{sect}] ({na} n/a: not positive, not "
+            f"--icount), largest difference to tools/project.py {worst * 100:.3f} %, "
+            f"{len(block)} projected crossover lines")
+
+
+def main_projection(report, args):
+    opt = {k: args[i + 1] for i, k in enumerate(args[:-1]) if k in ("--csv", "--text")}
+    if len(opt) != 2:
+        sys.exit("--projection needs --csv FILE and --text FILE")
+    problems = []
+    with open(report) as f:
+        d = json.load(f)
+    summary = check_projection(d, opt["--csv"], opt["--text"], problems)
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(summary)
+    return 0
+
+
 def main():
+    if "--projection" in sys.argv[2:]:
+        return main_projection(sys.argv[1], sys.argv[2:])
     report, proc = sys.argv[1], sys.argv[2]
     expect_padlock = "--expect-padlock" in sys.argv[3:]
     problems = []
