@@ -15,6 +15,8 @@ if [ ! -d "$PADLOCK_CACHE" ] && mountpoint -q /var/cache; then
 	umount /var/cache
 fi
 mountpoint -q /proc || mount -t proc proc /proc
+# for tools/check's boot watchdog: the guest got this far (console log)
+echo "padlock-vm: guest command starting" > /dev/kmsg 2> /dev/null
 # kmemleak (debug kernel): forget what boot left behind, so that a leak
 # reported at the end (final.sh) happened during the run.
 [ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
