@@ -32,57 +32,23 @@
 #error "padlock supports Linux 5.10 and later"
 #endif
 
-/* ---- 6.16-ish: cpuid_eax()/cpuid_edx() moved to <asm/cpuid/api.h> ---- */
-
-#ifdef PADLOCK_HAVE_ASM_CPUID_API_H
-#include <asm/cpuid/api.h>
-#else
-#include <asm/processor.h>
-#endif
-
-/* ---- 5.12: the bare cipher API moved to an internal header + namespace -- */
-
-#ifdef PADLOCK_HAVE_INTERNAL_CIPHER_H
-#include <crypto/internal/cipher.h>
-#endif
+/*
+ * Headers that older kernels lack (<crypto/sha2.h>, <linux/unaligned.h>,
+ * <crypto/internal/cipher.h>) are stand-ins in include/compat/, which
+ * Kbuild puts on the include path after the kernel's own: the drivers
+ * include them by their mainline names.
+ */
 
 /*
- * 6.13: MODULE_IMPORT_NS() takes a string literal instead of a token.
+ * 6.13: MODULE_IMPORT_NS() takes a string literal, as the drivers write it
+ * ("CRYPTO_INTERNAL"); before, it took a bare token and quoted it itself.
  * Kbuild probes include/linux/module.h (PADLOCK_HAVE_IMPORT_NS_STRING).
+ * Kernels before 5.12 have no CRYPTO_INTERNAL namespace; importing one that
+ * nothing exports is only a modinfo tag there.
  */
-#ifdef PADLOCK_HAVE_IMPORT_NS_STRING
-#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)
-#else
-#define PADLOCK_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
-#endif
-
-/*
- * Kernels that moved crypto_cipher into CRYPTO_INTERNAL need modules that
- * offer or use one to import the namespace.
- */
-#ifdef PADLOCK_HAVE_INTERNAL_CIPHER_H
-#define PADLOCK_IMPORT_CRYPTO_INTERNAL()	PADLOCK_IMPORT_NS(CRYPTO_INTERNAL)
-#else
-#define PADLOCK_IMPORT_CRYPTO_INTERNAL()
-#endif
-
-/*
- * 5.11: <crypto/sha.h> split into <crypto/sha1.h> + <crypto/sha2.h>;
- * 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>.  Kbuild looks for
- * the new headers (PADLOCK_HAVE_CRYPTO_SHA1_H, PADLOCK_HAVE_LINUX_UNALIGNED_H).
- */
-#ifdef PADLOCK_HAVE_CRYPTO_SHA1_H
-#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha1.h"
-#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha2.h"
-#else
-#define PADLOCK_CRYPTO_SHA1_H	"crypto/sha.h"
-#define PADLOCK_CRYPTO_SHA2_H	"crypto/sha.h"
-#endif
-
-#ifdef PADLOCK_HAVE_LINUX_UNALIGNED_H
-#define PADLOCK_UNALIGNED_H	"linux/unaligned.h"
-#else
-#define PADLOCK_UNALIGNED_H	"asm/unaligned.h"
+#ifndef PADLOCK_HAVE_IMPORT_NS_STRING
+#undef MODULE_IMPORT_NS
+#define MODULE_IMPORT_NS(ns)	MODULE_INFO(import_ns, ns)
 #endif
 
 /*

@@ -22,6 +22,7 @@
 #include <crypto/aes.h>
 #include <crypto/algapi.h>
 #include <crypto/gf128mul.h>
+#include <crypto/internal/cipher.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/scatterwalk.h>
 #include <crypto/xts.h>
@@ -744,7 +745,7 @@ module_exit(padlock_aes_mod_exit);
 MODULE_DESCRIPTION("AES with the VIA/Zhaoxin PadLock ACE unit (ecb, cbc, ctr, xts)");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(PADLOCK_VERSION);
-PADLOCK_IMPORT_CRYPTO_INTERNAL();
+MODULE_IMPORT_NS("CRYPTO_INTERNAL");
 MODULE_ALIAS_CRYPTO("aes");
 MODULE_ALIAS_CRYPTO("aes-padlock");
 MODULE_ALIAS_CRYPTO("ecb(aes)");

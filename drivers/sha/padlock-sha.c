@@ -63,10 +63,10 @@
 #include <linux/string.h>
 #include <linux/bitops.h>
 #include <crypto/internal/hash.h>
-#include PADLOCK_CRYPTO_SHA1_H
-#include PADLOCK_CRYPTO_SHA2_H
+#include <crypto/sha1.h>
+#include <crypto/sha2.h>
 #include <asm/cpu_device_id.h>
-#include PADLOCK_UNALIGNED_H
+#include <linux/unaligned.h>
 
 #include "padlock-asm.h"
 #include "padlock-cpu.h"

@@ -43,8 +43,8 @@
 #include <linux/uaccess.h>
 #include <linux/err.h>
 #include <crypto/hash.h>
-#include PADLOCK_CRYPTO_SHA1_H
-#include PADLOCK_CRYPTO_SHA2_H
+#include <crypto/sha1.h>
+#include <crypto/sha2.h>
 
 #define HT_DEFAULT_MAXLEN	4096
 #define HT_MAX_MAXLEN		(1024 * 1024)
