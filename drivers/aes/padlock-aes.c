@@ -202,6 +202,33 @@ static unsigned int padlock_aes_fetch_blocks(enum padlock_aes_mode mode)
 }
 
 /*
+ * The slow path of padlock_aes_run(): the first n - rem blocks in place,
+ * the last @rem through an aligned stack window.  Not inlined, so that only
+ * this path carries the bounce buffer: a kernel built with
+ * CONFIG_INIT_STACK_ALL_ZERO (Debian's) clears every on-stack array on
+ * each call: 271 bytes here, which made every request of the common path
+ * about 70-110 instructions longer (docs/performance.md 3).
+ */
+static noinline void padlock_aes_run_bounced(enum padlock_aes_mode mode,
+					     const struct padlock_cword *cw,
+					     const void *key, const u8 *in, u8 *out,
+					     unsigned long n, unsigned long rem, u8 *iv)
+{
+	u8 buf[PADLOCK_AES_BOUNCE_BYTES];
+	u8 *tmp;
+
+	if (n > rem) {
+		padlock_aes_issue(mode, cw, key, in, out, n - rem, iv);
+		in += (n - rem) * AES_BLOCK_SIZE;
+		out += (n - rem) * AES_BLOCK_SIZE;
+	}
+	tmp = padlock_aes_bounce_window(buf);
+	memcpy(tmp, in, rem * AES_BLOCK_SIZE);
+	padlock_aes_issue(mode, cw, key, tmp, out, rem, iv);
+	memzero_explicit(tmp, rem * AES_BLOCK_SIZE);
+}
+
+/*
  * Run @n blocks through the engine as one instruction, except where the
  * prefetch erratum (docs/hardware.md 2.2) would make it read past the page holding
  * the last input byte.  The engine reads roundup(n, fetch) blocks; then
@@ -216,26 +243,15 @@ static void padlock_aes_run(enum padlock_aes_mode mode, const struct padlock_cwo
 	unsigned int fetch = padlock_aes_fetch_blocks(mode);
 	unsigned long rem = n & (fetch - 1);
 	unsigned long last, end;
-	u8 buf[PADLOCK_AES_BOUNCE_BYTES];
-	u8 *tmp;
 
 	if (!n)
 		return;
 	last = (unsigned long)in + n * AES_BLOCK_SIZE - 1;
 	end = last + (fetch - rem) * AES_BLOCK_SIZE;
-	if (likely(!rem || !((last ^ end) & PAGE_MASK))) {
+	if (likely(!rem || !((last ^ end) & PAGE_MASK)))
 		padlock_aes_issue(mode, cw, key, in, out, n, iv);
-		return;
-	}
-	if (n > rem) {
-		padlock_aes_issue(mode, cw, key, in, out, n - rem, iv);
-		in += (n - rem) * AES_BLOCK_SIZE;
-		out += (n - rem) * AES_BLOCK_SIZE;
-	}
-	tmp = padlock_aes_bounce_window(buf);
-	memcpy(tmp, in, rem * AES_BLOCK_SIZE);
-	padlock_aes_issue(mode, cw, key, tmp, out, rem, iv);
-	memzero_explicit(tmp, rem * AES_BLOCK_SIZE);
+	else
+		padlock_aes_run_bounced(mode, cw, key, in, out, n, rem, iv);
 }
 
 /* One block through a page-safe aligned stack copy (any alignment in/out). */
