@@ -146,7 +146,6 @@ static bool misaligned(unsigned long addr)
 	return addr & 15;
 }
 
-/* Check the control word; returns a reason or NULL. */
 /*
  * An over-read that leaves the page of the last input byte (hardware.md
  * 2.2).  Kernel mode: always a violation, mapped or not: whether the next
@@ -170,6 +169,7 @@ static bool overread_violates(struct pt_regs *regs, unsigned long end)
 	return true;
 }
 
+/* Check the control word; returns a reason or NULL. */
 static const char *check_cword(const u32 *cw, enum sim_xcrypt_mode mode)
 {
 	unsigned int rounds = cw[0] & CW_ROUNDS;
@@ -192,103 +192,147 @@ static const char *check_cword(const u32 *cw, enum sim_xcrypt_mode mode)
 	return NULL;
 }
 
-enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
-{
-	unsigned long si = regs->si, di = regs->di, cx = regs->cx;
-	unsigned long ax = regs->ax, bx = regs->bx, dx = regs->dx;
-	unsigned int fetch, rounds, i;
-	u32 cw[4], rk[64];
-	u8 chain[16], in[16], out[16], ks[16];
-	unsigned long todo, groups;
-	const char *why;
-	bool decrypt, use_dec, reload;
-	struct sim_engine *eng;
-	unsigned int keylen;
+/*
+ * One XCRYPT instruction: its operands (read from the registers when it
+ * traps) and its working state.  rk and keymem hold key material and are
+ * cleared on every path out of sim_xcrypt().
+ */
+struct xc_op {
+	struct pt_regs *regs;
+	enum sim_xcrypt_mode mode;
+	const char *name;		/* mode_name[mode] */
+	unsigned long si, di, cx, ax, bx, dx;
+	unsigned int keylen;		/* bytes read at [rBX] */
+	unsigned int rounds;
+	unsigned int fetch;		/* blocks per fetch group */
+	unsigned long groups;		/* fetch groups for cx blocks */
+	bool decrypt, use_dec;
+	u32 cw[4];
+	u32 rk[64];
 	u8 keymem[256];
-	long stop;
+	u8 chain[16];
+};
 
-	if (misaligned(si) || misaligned(di) || misaligned(bx) ||
-	    misaligned(dx) || (mode != XM_ECB && misaligned(ax))) {
-		if (sim_violation(regs,
-				  "xcrypt-%s: misaligned operand (rsi %lx rdi %lx rbx %lx rdx %lx rax %lx)",
-				  mode_name[mode], si, di, bx, dx,
-				  mode == XM_ECB ? 0 : ax)) {
-			sim_engine_drop();
-			return SIM_FAULT;
-		}
-	}
-	eng = this_cpu_ptr(&sim_engine);
+/* All operands 16-byte aligned (rAX not used by ECB); true: it faults. */
+static bool xc_misaligned(struct xc_op *x)
+{
+	if (misaligned(x->si) || misaligned(x->di) || misaligned(x->bx) ||
+	    misaligned(x->dx) || (x->mode != XM_ECB && misaligned(x->ax)))
+		return sim_violation(x->regs,
+				     "xcrypt-%s: misaligned operand (rsi %lx rdi %lx rbx %lx rdx %lx rax %lx)",
+				     x->name, x->si, x->di, x->bx, x->dx,
+				     x->mode == XM_ECB ? 0 : x->ax);
+	return false;
+}
+
+/* Would EFLAGS bit 30 be clear, i.e. does the engine load cw and key? */
+static bool xc_reload(struct xc_op *x, struct sim_engine *eng)
+{
 	/* a watched popf of this task, on any CPU: consumed here either way */
-	reload = sim_popf_task_take();
-	reload = !eng->loaded || sim_reload_prefix(regs) || reload ||
-		 this_cpu_read(sim_popf_seen) || sim_eflags_loaded(eng, regs) ||
-		 sim_key_cache == 0 ||
-		 (sim_key_cache == 1 && (bx != eng->bx || dx != eng->dx));
+	bool popf = sim_popf_task_take();
 
-	if (!sim_read(cw, dx, sizeof(cw))) {
-		sim_fault(regs, "xcrypt-%s: control word at %lx not readable",
-			  mode_name[mode], dx);
-		goto fault;
+	return !eng->loaded || sim_reload_prefix(x->regs) || popf ||
+	       this_cpu_read(sim_popf_seen) || sim_eflags_loaded(eng, x->regs) ||
+	       sim_key_cache == 0 ||
+	       (sim_key_cache == 1 && (x->bx != eng->bx || x->dx != eng->dx));
+}
+
+/*
+ * Read the control word and the key from memory, whether the engine loads
+ * them or not (to tell a stale cache); the key's size follows the control
+ * word in use.  false: a fault.
+ */
+static bool xc_read_cw_key(struct xc_op *x, struct sim_engine *eng,
+			   bool reload)
+{
+	if (!sim_read(x->cw, x->dx, sizeof(x->cw))) {
+		sim_fault(x->regs, "xcrypt-%s: control word at %lx not readable",
+			  x->name, x->dx);
+		return false;
 	}
-	keylen = (cw[0] & CW_KEYGEN) ? 256 : 16;
+	x->keylen = (x->cw[0] & CW_KEYGEN) ? 256 : 16;
 	if (!reload)
-		keylen = (eng->cw[0] & CW_KEYGEN) ? 256 : 16;
-	if (!sim_read(keymem, bx, keylen)) {
-		sim_fault(regs, "xcrypt-%s: key at %lx (%u bytes) not readable",
-			  mode_name[mode], bx, keylen);
-		goto fault;
+		x->keylen = (eng->cw[0] & CW_KEYGEN) ? 256 : 16;
+	if (!sim_read(x->keymem, x->bx, x->keylen)) {
+		sim_fault(x->regs, "xcrypt-%s: key at %lx (%u bytes) not readable",
+			  x->name, x->bx, x->keylen);
+		return false;
 	}
-	if (reload) {
-		why = check_cword(cw, mode);
-		if (why && sim_violation(regs, "xcrypt-%s: %s (cword %08x %08x %08x %08x)",
-					 mode_name[mode], why, cw[0], cw[1],
-					 cw[2], cw[3]))
-			goto fault;
-		memcpy(eng->cw, cw, sizeof(cw));
-		memcpy(eng->key, keymem, keylen);
-		eng->loaded = true;
-		eng->bx = bx;
-		eng->dx = dx;
-		eng->user = user_mode(regs);
-		eng->pid = current->pid;
-		eng->start = current->start_time;
-		eng->nsw = current->nvcsw + current->nivcsw;
-		eng->ctx = sim_ctx_level(regs);
-		sim_count(SC_KEY_LOADS, 1);
-	} else {
-		sim_count(SC_KEY_CACHED, 1);
-		if (memcmp(eng->cw, cw, sizeof(cw)) ||
-		    memcmp(eng->key, keymem, keylen))
-			sim_count(SC_KEY_STALE, 1);
-		/* what the engine holds, not what memory says now */
-		memcpy(cw, eng->cw, sizeof(cw));
-		why = check_cword(cw, mode);
-		if (why && sim_violation(regs, "xcrypt-%s: cached control word: %s (cword %08x)",
-					 mode_name[mode], why, cw[0]))
-			goto fault;
-	}
-	rounds = cw[0] & CW_ROUNDS;
-	if (rounds != 10 && rounds != 12 && rounds != 14)
-		rounds = 10;	/* on_violation=count: run something */
-	decrypt = cw[0] & CW_DECRYPT;
-	/* CFB and OFB run the forward cipher in both directions. */
-	use_dec = decrypt && (mode == XM_ECB || mode == XM_CBC);
+	return true;
+}
 
-	if (cw[0] & CW_KEYGEN) {
+/* The engine loads the control word and key just read.  false: a fault. */
+static bool xc_engine_load(struct xc_op *x, struct sim_engine *eng)
+{
+	const char *why = check_cword(x->cw, x->mode);
+
+	if (why && sim_violation(x->regs, "xcrypt-%s: %s (cword %08x %08x %08x %08x)",
+				 x->name, why, x->cw[0], x->cw[1],
+				 x->cw[2], x->cw[3]))
+		return false;
+	memcpy(eng->cw, x->cw, sizeof(x->cw));
+	memcpy(eng->key, x->keymem, x->keylen);
+	eng->loaded = true;
+	eng->bx = x->bx;
+	eng->dx = x->dx;
+	eng->user = user_mode(x->regs);
+	eng->pid = current->pid;
+	eng->start = current->start_time;
+	eng->nsw = current->nvcsw + current->nivcsw;
+	eng->ctx = sim_ctx_level(x->regs);
+	sim_count(SC_KEY_LOADS, 1);
+	return true;
+}
+
+/* The engine runs on what it loaded last.  false: a fault. */
+static bool xc_engine_cached(struct xc_op *x, struct sim_engine *eng)
+{
+	const char *why;
+
+	sim_count(SC_KEY_CACHED, 1);
+	if (memcmp(eng->cw, x->cw, sizeof(x->cw)) ||
+	    memcmp(eng->key, x->keymem, x->keylen))
+		sim_count(SC_KEY_STALE, 1);
+	/* what the engine holds, not what memory says now */
+	memcpy(x->cw, eng->cw, sizeof(x->cw));
+	why = check_cword(x->cw, x->mode);
+	if (why && sim_violation(x->regs, "xcrypt-%s: cached control word: %s (cword %08x)",
+				 x->name, why, x->cw[0]))
+		return false;
+	return true;
+}
+
+/* Direction and round keys from the control word and key in use. */
+static void xc_schedule(struct xc_op *x, struct sim_engine *eng)
+{
+	x->rounds = x->cw[0] & CW_ROUNDS;
+	if (x->rounds != 10 && x->rounds != 12 && x->rounds != 14)
+		x->rounds = 10;	/* on_violation=count: run something */
+	x->decrypt = x->cw[0] & CW_DECRYPT;
+	/* CFB and OFB run the forward cipher in both directions. */
+	x->use_dec = x->decrypt && (x->mode == XM_ECB || x->mode == XM_CBC);
+
+	if (x->cw[0] & CW_KEYGEN) {
 		/* a software schedule: the engine reads 16 round keys */
-		memcpy(rk, eng->key, sizeof(rk));
+		memcpy(x->rk, eng->key, sizeof(x->rk));
 	} else {
-		sim_aes_expand_key(rk, eng->key, 16);
-		rounds = 10;
-		if (use_dec)
-			sim_aes_invert_schedule(rk, rounds);
+		sim_aes_expand_key(x->rk, eng->key, 16);
+		x->rounds = 10;
+		if (x->use_dec)
+			sim_aes_invert_schedule(x->rk, x->rounds);
 	}
-	memzero_explicit(keymem, sizeof(keymem));
+	memzero_explicit(x->keymem, sizeof(x->keymem));
+}
+
+/* Block count and input footprint checks.  false: a fault. */
+static bool xc_footprint(struct xc_op *x)
+{
+	unsigned long cx = x->cx, si = x->si;
 
 	if (cx > (1UL << 27)) {
-		if (sim_violation(regs, "xcrypt-%s: absurd block count %lu",
-				  mode_name[mode], cx))
-			goto fault;
+		if (sim_violation(x->regs, "xcrypt-%s: absurd block count %lu",
+				  x->name, cx))
+			return false;
 	}
 
 	/* The input footprint (docs/hardware.md 2.2): whole fetch groups are read. */
@@ -298,104 +342,159 @@ enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
 	 * whatever the stepping (hardware.md 2.2); modelling ECB's 8 blocks
 	 * there made the simulator fault a working program.
 	 */
-	fetch = mode == XM_CBC ? sim_prof->cbc_fetch :
-		mode == XM_ECB ? sim_prof->ecb_fetch :
-		mode == XM_CTR ? min(2U, sim_prof->ecb_fetch) : 1;
-	groups = DIV_ROUND_UP(cx, fetch);
+	x->fetch = x->mode == XM_CBC ? sim_prof->cbc_fetch :
+		   x->mode == XM_ECB ? sim_prof->ecb_fetch :
+		   x->mode == XM_CTR ? min(2U, sim_prof->ecb_fetch) : 1;
+	x->groups = DIV_ROUND_UP(cx, x->fetch);
 	if (cx) {
 		unsigned long last = si + cx * 16 - 1;
-		unsigned long end = si + groups * fetch * 16 - 1;
+		unsigned long end = si + x->groups * x->fetch * 16 - 1;
 
 		if ((last >> PAGE_SHIFT) != (end >> PAGE_SHIFT) &&
-		    overread_violates(regs, end) &&
-		    sim_violation(regs,
+		    overread_violates(x->regs, end) &&
+		    sim_violation(x->regs,
 				  "xcrypt-%s: over-read: %lu blocks at %lx fetch %lu bytes past the input into the next page (fetch %u blocks)",
-				  mode_name[mode], cx, si, end - last, fetch))
-			goto fault;
+				  x->name, cx, si, end - last, x->fetch))
+			return false;
 	}
+	return true;
+}
 
-	if (mode != XM_ECB && !sim_read(chain, ax, 16)) {
-		sim_fault(regs, "xcrypt-%s: IV at %lx not readable",
-			  mode_name[mode], ax);
-		goto fault;
+/* One block in the instruction's mode; advances the chaining value. */
+static void xc_block(struct xc_op *x, u8 *out, const u8 *in)
+{
+	u8 *chain = x->chain;
+	u8 ks[16];
+
+	switch (x->mode) {
+	case XM_ECB:
+		if (x->use_dec)
+			sim_aes_decrypt(x->rk, x->rounds, out, in);
+		else
+			sim_aes_encrypt(x->rk, x->rounds, out, in);
+		break;
+	case XM_CBC:
+		if (x->use_dec) {
+			sim_aes_decrypt(x->rk, x->rounds, ks, in);
+			xor16(out, ks, chain);
+			memcpy(chain, in, 16);
+		} else {
+			xor16(ks, in, chain);
+			sim_aes_encrypt(x->rk, x->rounds, out, ks);
+			memcpy(chain, out, 16);
+		}
+		break;
+	case XM_CFB:
+		sim_aes_encrypt(x->rk, x->rounds, ks, chain);
+		xor16(out, in, ks);
+		memcpy(chain, x->decrypt ? in : out, 16);
+		break;
+	case XM_OFB:
+		sim_aes_encrypt(x->rk, x->rounds, chain, chain);
+		xor16(out, in, chain);
+		break;
+	case XM_CTR:
+		sim_aes_encrypt(x->rk, x->rounds, ks, chain);
+		xor16(out, in, ks);
+		ctr16_inc(chain);
+		break;
 	}
+}
 
-	/* Interruption stops between fetch groups. */
-	stop = sim_interrupt_point(groups);
-	todo = stop < 0 ? cx : (unsigned long)stop * fetch;
+/* Process the first todo blocks.  false: a fault. */
+static bool xc_run(struct xc_op *x, unsigned long todo)
+{
+	u8 in[16], out[16];
+	unsigned int i;
 
 	for (i = 0; i < todo; i++) {
-		if (!sim_read(in, si + 16 * i, 16)) {
-			sim_fault(regs, "xcrypt-%s: input block at %lx not readable",
-				  mode_name[mode], si + 16 * i);
-			goto fault;
+		if (!sim_read(in, x->si + 16 * i, 16)) {
+			sim_fault(x->regs, "xcrypt-%s: input block at %lx not readable",
+				  x->name, x->si + 16 * i);
+			return false;
 		}
-		switch (mode) {
-		case XM_ECB:
-			if (use_dec)
-				sim_aes_decrypt(rk, rounds, out, in);
-			else
-				sim_aes_encrypt(rk, rounds, out, in);
-			break;
-		case XM_CBC:
-			if (use_dec) {
-				sim_aes_decrypt(rk, rounds, ks, in);
-				xor16(out, ks, chain);
-				memcpy(chain, in, 16);
-			} else {
-				xor16(ks, in, chain);
-				sim_aes_encrypt(rk, rounds, out, ks);
-				memcpy(chain, out, 16);
-			}
-			break;
-		case XM_CFB:
-			sim_aes_encrypt(rk, rounds, ks, chain);
-			xor16(out, in, ks);
-			memcpy(chain, decrypt ? in : out, 16);
-			break;
-		case XM_OFB:
-			sim_aes_encrypt(rk, rounds, chain, chain);
-			xor16(out, in, chain);
-			break;
-		case XM_CTR:
-			sim_aes_encrypt(rk, rounds, ks, chain);
-			xor16(out, in, ks);
-			ctr16_inc(chain);
-			break;
-		}
+		xc_block(x, out, in);
 		if (i == 0 && atomic_read(&sim_corrupt_xcrypt) > 0 &&
 		    atomic_dec_if_positive(&sim_corrupt_xcrypt) >= 0) {
 			out[0] ^= 0x01;		/* deliberate fault (tools/debug) */
 			sim_count(SC_CORRUPTED, 1);
 		}
-		if (!sim_write(di + 16 * i, out, 16)) {
-			sim_fault(regs, "xcrypt-%s: output block at %lx not writable",
-				  mode_name[mode], di + 16 * i);
-			goto fault;
+		if (!sim_write(x->di + 16 * i, out, 16)) {
+			sim_fault(x->regs, "xcrypt-%s: output block at %lx not writable",
+				  x->name, x->di + 16 * i);
+			return false;
 		}
 	}
 	sim_count(SC_AES_BLOCKS, todo);
+	return true;
+}
 
-	/*
-	 * Chaining value (docs/hardware.md 1.2, consistent model): where it is in the
-	 * output (CBC/CFB encryption) rAX points at the last output block;
-	 * otherwise it is written back to the IV buffer.
-	 */
-	if (todo && mode != XM_ECB) {
-		if (!decrypt && (mode == XM_CBC || mode == XM_CFB)) {
-			regs->ax = di + 16 * (todo - 1);
-		} else if (!sim_write(ax, chain, 16)) {
-			sim_fault(regs, "xcrypt-%s: IV at %lx not writable",
-				  mode_name[mode], ax);
-			goto fault;
-		}
+/*
+ * Chaining value (docs/hardware.md 1.2, consistent model): where it is in the
+ * output (CBC/CFB encryption) rAX points at the last output block;
+ * otherwise it is written back to the IV buffer.  false: a fault.
+ */
+static bool xc_write_chain(struct xc_op *x, unsigned long todo)
+{
+	if (!todo || x->mode == XM_ECB)
+		return true;
+	if (!x->decrypt && (x->mode == XM_CBC || x->mode == XM_CFB)) {
+		x->regs->ax = x->di + 16 * (todo - 1);
+	} else if (!sim_write(x->ax, x->chain, 16)) {
+		sim_fault(x->regs, "xcrypt-%s: IV at %lx not writable",
+			  x->name, x->ax);
+		return false;
 	}
-	regs->si = si + 16 * todo;
-	regs->di = di + 16 * todo;
-	regs->cx = cx - todo;
-	memzero_explicit(rk, sizeof(rk));
+	return true;
+}
+
+enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
+{
+	struct sim_engine *eng;
+	unsigned long todo;
+	struct xc_op x;
+	bool reload;
+	long stop;
+
+	x.regs = regs;
+	x.mode = mode;
+	x.name = mode_name[mode];
+	x.si = regs->si;
+	x.di = regs->di;
+	x.cx = regs->cx;
+	x.ax = regs->ax;
+	x.bx = regs->bx;
+	x.dx = regs->dx;
+	if (xc_misaligned(&x)) {
+		sim_engine_drop();
+		return SIM_FAULT;
+	}
+	eng = this_cpu_ptr(&sim_engine);
+	reload = xc_reload(&x, eng);
+	if (!xc_read_cw_key(&x, eng, reload))
+		goto fault;
+	if (reload ? !xc_engine_load(&x, eng) : !xc_engine_cached(&x, eng))
+		goto fault;
+	xc_schedule(&x, eng);
+	if (!xc_footprint(&x))
+		goto fault;
+	if (mode != XM_ECB && !sim_read(x.chain, x.ax, 16)) {
+		sim_fault(regs, "xcrypt-%s: IV at %lx not readable",
+			  x.name, x.ax);
+		goto fault;
+	}
+
+	/* Interruption stops between fetch groups. */
+	stop = sim_interrupt_point(x.groups);
+	todo = stop < 0 ? x.cx : (unsigned long)stop * x.fetch;
+	if (!xc_run(&x, todo) || !xc_write_chain(&x, todo))
+		goto fault;
+	regs->si = x.si + 16 * todo;
+	regs->di = x.di + 16 * todo;
+	regs->cx = x.cx - todo;
+	memzero_explicit(x.rk, sizeof(x.rk));
 	this_cpu_write(sim_popf_seen, false);	/* bit 30 is set again */
-	if (todo < cx) {
+	if (todo < x.cx) {
 		sim_engine_drop();	/* the interrupt returns with iret */
 		return SIM_INTERRUPTED;
 	}
@@ -405,7 +504,7 @@ enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
 
 fault:
 	sim_engine_drop();
-	memzero_explicit(rk, sizeof(rk));
-	memzero_explicit(keymem, sizeof(keymem));
+	memzero_explicit(x.rk, sizeof(x.rk));
+	memzero_explicit(x.keymem, sizeof(x.keymem));
 	return SIM_FAULT;
 }

@@ -110,98 +110,138 @@ static int st_exec(unsigned int op, unsigned int flags, unsigned long *regs6)
 	return st_raw[op][0](regs6);
 }
 
-static int st_run(const struct simtest_req *req, size_t len)
-{
-	unsigned int op = le32_to_cpu(req->op);
-	unsigned int flags = le32_to_cpu(req->flags);
-	unsigned int dlen = le32_to_cpu(req->data_len);
-	unsigned long regs6[6], in, out, iv, state, cw, key;
-	u8 *data = NULL, *outbuf = NULL, *misc = NULL, *guard = NULL;
-	struct simtest_res *res;
-	int faulted, err = -ENOMEM;
+/* Buffers of one request, and where its operands sit in them. */
+struct st_buf {
+	u8 *data, *outbuf, *misc, *guard;
+	unsigned long in, out, cw, iv, key, state;
+};
 
-	if (le32_to_cpu(req->magic) != SIMTEST_MAGIC || op >= ST_NR ||
+static bool st_req_ok(const struct simtest_req *req, size_t len)
+{
+	unsigned int dlen = le32_to_cpu(req->data_len);
+
+	if (le32_to_cpu(req->magic) != SIMTEST_MAGIC ||
+	    le32_to_cpu(req->op) >= ST_NR ||
 	    dlen > SIMTEST_MAX_DATA || len != sizeof(*req) + dlen ||
 	    le32_to_cpu(req->in_off) > 64 || le32_to_cpu(req->out_off) > 64 ||
 	    le32_to_cpu(req->key_off) > 15 || le32_to_cpu(req->cw_off) > 15 ||
 	    le32_to_cpu(req->iv_off) > 15 || le32_to_cpu(req->state_off) > 15)
-		return -EINVAL;
+		return false;
+	return true;
+}
 
-	/* 4 pages each: physically contiguous, so an over-read is mapped */
-	data = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
-	outbuf = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
-	misc = kzalloc(1024, GFP_KERNEL);
-	guard = vmalloc(PAGE_SIZE);
-	res = kzalloc(sizeof(*res) + dlen, GFP_KERNEL);
-	if (!data || !outbuf || !misc || !guard || !res)
-		goto out;
+/* Place the operands in the buffers and copy the request's bytes there. */
+static void st_place(const struct simtest_req *req, struct st_buf *b)
+{
+	unsigned int flags = le32_to_cpu(req->flags);
+	unsigned int dlen = le32_to_cpu(req->data_len);
 
 	if (flags & STF_PAGE_END)
-		in = (unsigned long)data + PAGE_SIZE - round_up(dlen, 16);
+		b->in = (unsigned long)b->data + PAGE_SIZE - round_up(dlen, 16);
 	else
-		in = (unsigned long)data + le32_to_cpu(req->in_off);
-	memcpy((void *)in, req->data, dlen);
+		b->in = (unsigned long)b->data + le32_to_cpu(req->in_off);
+	memcpy((void *)b->in, req->data, dlen);
 	if (flags & STF_UNMAPPED)
-		in = (unsigned long)guard + PAGE_SIZE;	/* vmalloc guard page */
-	out = (unsigned long)outbuf + le32_to_cpu(req->out_off);
-	memset((void *)out, 0xa5, dlen + 16);
+		b->in = (unsigned long)b->guard + PAGE_SIZE;	/* vmalloc guard page */
+	b->out = (unsigned long)b->outbuf + le32_to_cpu(req->out_off);
+	memset((void *)b->out, 0xa5, dlen + 16);
 	if (flags & STF_IN_PLACE)
-		out = in;
+		b->out = b->in;
 
-	cw = (unsigned long)misc + le32_to_cpu(req->cw_off);
-	iv = (unsigned long)misc + 64 + le32_to_cpu(req->iv_off);
-	key = (unsigned long)misc + 128 + le32_to_cpu(req->key_off);
-	state = (unsigned long)misc + 512 + le32_to_cpu(req->state_off);
-	memcpy((void *)cw, req->cword, 16);
-	memcpy((void *)iv, req->iv, 16);
-	memcpy((void *)key, req->key, 256);
-	memcpy((void *)state, req->state, 128);
-	memset((void *)(state + 128), 0xa5, 32);
+	b->cw = (unsigned long)b->misc + le32_to_cpu(req->cw_off);
+	b->iv = (unsigned long)b->misc + 64 + le32_to_cpu(req->iv_off);
+	b->key = (unsigned long)b->misc + 128 + le32_to_cpu(req->key_off);
+	b->state = (unsigned long)b->misc + 512 + le32_to_cpu(req->state_off);
+	memcpy((void *)b->cw, req->cword, 16);
+	memcpy((void *)b->iv, req->iv, 16);
+	memcpy((void *)b->key, req->key, 256);
+	memcpy((void *)b->state, req->state, 128);
+	memset((void *)(b->state + 128), 0xa5, 32);
+}
+
+/* regs6 (rSI, rDI, rCX, rAX, rDX, rBX) for the request's instruction. */
+static void st_set_regs(const struct simtest_req *req,
+			const struct st_buf *b, unsigned long *regs6)
+{
+	unsigned int op = le32_to_cpu(req->op);
+	unsigned int flags = le32_to_cpu(req->flags);
 
 	regs6[2] = le64_to_cpu(req->rcx);
 	regs6[4] = le64_to_cpu(req->rdx);
-	regs6[5] = key;
-	regs6[3] = (flags & STF_RAX_IS_PTR) ? iv : le64_to_cpu(req->rax);
+	regs6[5] = b->key;
+	regs6[3] = (flags & STF_RAX_IS_PTR) ? b->iv : le64_to_cpu(req->rax);
 	if (op >= ST_SHA1 && op <= ST_SHA512) {
-		regs6[0] = (flags & STF_SHA_NULL_RSI) ? 0 : in;
-		regs6[1] = state;
+		regs6[0] = (flags & STF_SHA_NULL_RSI) ? 0 : b->in;
+		regs6[1] = b->state;
 		if (flags & STF_SHA_NULL_RDI)
 			regs6[1] = 0;
 		else if (flags & STF_SHA_UNMAPPED_RDI)
-			regs6[1] = (unsigned long)guard + PAGE_SIZE;
+			regs6[1] = (unsigned long)b->guard + PAGE_SIZE;
 	} else if (op == ST_XSTORE || op == ST_REP_XSTORE) {
-		regs6[0] = in;
-		regs6[1] = out;
+		regs6[0] = b->in;
+		regs6[1] = b->out;
 	} else {
-		regs6[0] = in;
-		regs6[1] = out;
-		regs6[4] = cw;
+		regs6[0] = b->in;
+		regs6[1] = b->out;
+		regs6[4] = b->cw;
 	}
+}
 
-	{
-		unsigned long si0 = regs6[0], di0 = regs6[1];
+/* Issue the instruction and record what it left behind in res. */
+static void st_issue(const struct simtest_req *req, const struct st_buf *b,
+		     unsigned long *regs6, struct simtest_res *res)
+{
+	unsigned int op = le32_to_cpu(req->op);
+	unsigned int flags = le32_to_cpu(req->flags);
+	unsigned int dlen = le32_to_cpu(req->data_len);
+	unsigned long si0 = regs6[0], di0 = regs6[1];
+	int faulted;
 
-		preempt_disable();
-		padlock_sim_expect_fault(flags & STF_EXPECT_FAULT);
-		faulted = st_exec(op, flags, regs6);
-		padlock_sim_expect_fault(false);
-		preempt_enable();
+	preempt_disable();
+	padlock_sim_expect_fault(flags & STF_EXPECT_FAULT);
+	faulted = st_exec(op, flags, regs6);
+	padlock_sim_expect_fault(false);
+	preempt_enable();
 
-		res->magic = cpu_to_le32(SIMTEST_MAGIC);
-		res->faulted = cpu_to_le32(faulted);
-		res->rsi_adv = cpu_to_le64(regs6[0] - si0);
-		res->rdi_adv = cpu_to_le64(regs6[1] - di0);
-	}
+	res->magic = cpu_to_le32(SIMTEST_MAGIC);
+	res->faulted = cpu_to_le32(faulted);
+	res->rsi_adv = cpu_to_le64(regs6[0] - si0);
+	res->rdi_adv = cpu_to_le64(regs6[1] - di0);
 	res->rcx = cpu_to_le64(regs6[2]);
 	res->rax = cpu_to_le64(regs6[3]);
 	res->rdx = cpu_to_le64(regs6[4]);
-	res->rbx = cpu_to_le64(regs6[5] - key);
-	res->rax_minus_iv = cpu_to_le64(regs6[3] - iv);
-	res->rax_minus_out = cpu_to_le64(regs6[3] - out);
-	memcpy(res->iv, (void *)iv, 16);
-	memcpy(res->state, (void *)state, 160);
+	res->rbx = cpu_to_le64(regs6[5] - b->key);
+	res->rax_minus_iv = cpu_to_le64(regs6[3] - b->iv);
+	res->rax_minus_out = cpu_to_le64(regs6[3] - b->out);
+	memcpy(res->iv, (void *)b->iv, 16);
+	memcpy(res->state, (void *)b->state, 160);
 	if (!(flags & STF_UNMAPPED))
-		memcpy(res->data, (void *)out, dlen);
+		memcpy(res->data, (void *)b->out, dlen);
+}
+
+static int st_run(const struct simtest_req *req, size_t len)
+{
+	unsigned int dlen = le32_to_cpu(req->data_len);
+	struct st_buf b = { };
+	struct simtest_res *res;
+	unsigned long regs6[6];
+	int err = -ENOMEM;
+
+	if (!st_req_ok(req, len))
+		return -EINVAL;
+
+	/* 4 pages each: physically contiguous, so an over-read is mapped */
+	b.data = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	b.outbuf = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	b.misc = kzalloc(1024, GFP_KERNEL);
+	b.guard = vmalloc(PAGE_SIZE);
+	res = kzalloc(sizeof(*res) + dlen, GFP_KERNEL);
+	if (!b.data || !b.outbuf || !b.misc || !b.guard || !res)
+		goto out;
+
+	st_place(req, &b);
+	st_set_regs(req, &b, regs6);
+	st_issue(req, &b, regs6, res);
 
 	kfree(st_res);
 	st_res = res;
@@ -210,10 +250,10 @@ static int st_run(const struct simtest_req *req, size_t len)
 	err = 0;
 out:
 	kfree(res);
-	vfree(guard);
-	kfree(misc);
-	free_pages((unsigned long)outbuf, 2);
-	free_pages((unsigned long)data, 2);
+	vfree(b.guard);
+	kfree(b.misc);
+	free_pages((unsigned long)b.outbuf, 2);
+	free_pages((unsigned long)b.data, 2);
 	return err;
 }
 
