@@ -52,39 +52,34 @@
 #endif
 
 /*
- * ~6.15/6.16: shash "block-only" partial-block API.  The Crypto API buffers
- * partial blocks itself, ->update() returns the number of bytes it left
- * unprocessed, ->finup() may get any length (FINUP_MAX), and the exported
- * state is the driver's core state followed by the API's block buffer and
- * its length byte.  Kbuild probes include/crypto/internal/hash.h
- * (PADLOCK_HAVE_SHASH_BLOCK_ONLY).  Drivers test PADLOCK_SHASH_BLOCK_ONLY
- * with a plain if (), so that both paths always compile.
+ * The generic SHA drivers' exported state, which padlock-sha's export and
+ * import follow byte for byte (padlock-hashtest checks it, corrupted states
+ * included).  padlock-sha keeps the count of hashed bytes and the buffered
+ * length apart, with the layout of the newest kernels: struct shaN_state
+ * (words, count, block buffer) and one length byte.  What older kernels do
+ * differently:
+ *
+ *  - before ~6.15 (neither probe below): the plain struct shaN_state, whose
+ *    count includes the buffered bytes, and no length byte
+ *    (PADLOCK_SHA_STATE_TOTAL);
+ *  - 6.15/6.16, the block-only shash API (include/crypto/internal/hash.h
+ *    has CRYPTO_AHASH_ALG_BLOCK_ONLY, include/crypto/sha2.h no library
+ *    context yet): the same layout as now, but the API takes the count as
+ *    it is and refuses a length above the block size with -EOVERFLOW
+ *    (PADLOCK_SHA_IMPORT_STRICT);
+ *  - ~6.17 on (PADLOCK_HAVE_SHA_LIB_CTX): the generic drivers wrap the SHA
+ *    library, whose import adds the length byte to the count, whatever
+ *    either holds.
  */
-#if defined(PADLOCK_HAVE_SHASH_BLOCK_ONLY) && !defined(PADLOCK_HAVE_SHA_LIB_CTX)
-#define PADLOCK_SHASH_BLOCK_ONLY	1
-#define PADLOCK_SHASH_BLOCK_FLAGS	(CRYPTO_AHASH_ALG_BLOCK_ONLY | \
-					 CRYPTO_AHASH_ALG_FINUP_MAX)
+#if !defined(PADLOCK_HAVE_SHA_LIB_CTX) && !defined(PADLOCK_HAVE_SHASH_BLOCK_ONLY)
+#define PADLOCK_SHA_STATE_TOTAL		1
 #else
-#define PADLOCK_SHASH_BLOCK_ONLY	0
-#define PADLOCK_SHASH_BLOCK_FLAGS	0
+#define PADLOCK_SHA_STATE_TOTAL		0
 #endif
-
-/*
- * ~6.17: the generic SHA drivers wrap the SHA library (shaN-lib).  They are
- * not block-only: they keep their own partial block and export the library
- * context (words, byte count rounded down to a block, block buffer) plus
- * the partial length in one byte, and take any such blob on import.  A
- * block-only driver cannot import like them (the API refuses a partial
- * length above the block size and reads a count that is not block-aligned
- * differently), so padlock-sha uses the classic API with the library's
- * format there (PADLOCK_SHASH_LIB_STATE) and the block-only API only on
- * the kernels in between.  Kbuild probes include/crypto/sha2.h for the
- * library context (PADLOCK_HAVE_SHA_LIB_CTX).
- */
-#ifdef PADLOCK_HAVE_SHA_LIB_CTX
-#define PADLOCK_SHASH_LIB_STATE	1
+#if defined(PADLOCK_HAVE_SHASH_BLOCK_ONLY) && !defined(PADLOCK_HAVE_SHA_LIB_CTX)
+#define PADLOCK_SHA_IMPORT_STRICT	1
 #else
-#define PADLOCK_SHASH_LIB_STATE	0
+#define PADLOCK_SHA_IMPORT_STRICT	0
 #endif
 
 /*

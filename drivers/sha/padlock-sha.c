@@ -48,14 +48,12 @@
  *
  * The descriptor context has the layout of the generic drivers' state
  * (struct sha1_state, sha256_state, sha512_state: words, byte count,
- * partial block), so export/import interoperate with them on every kernel:
- * before the partial-block rework the whole structure is exported; with the
- * block-only API (6.16) the API appends its own block buffer to our core
- * state (words + count); since the generic drivers wrap the SHA library
- * (~6.17, shaN-lib) they and we keep the partial block and export the
- * library's format (count rounded down to a block, partial length in a
- * byte at the end), so that even a corrupted state is taken as they take it
- * (compat header: PADLOCK_SHASH_LIB_STATE).
+ * partial block) followed by one byte, the number of buffered bytes; the
+ * count is that of the bytes hashed into the words.  Export and import
+ * produce and take exactly what the generic drivers do on each kernel
+ * (compat header: PADLOCK_SHA_STATE_TOTAL, PADLOCK_SHA_IMPORT_STRICT), so
+ * that states move between them both ways, and even a corrupted state is
+ * taken as they take it.
  */
 
 #include <linux/module.h>
@@ -308,6 +306,12 @@ static inline u64 *padlock_sha_count(const struct padlock_sha_info *pi, u8 *ctx)
 	return (u64 *)(ctx + pi->count_off);
 }
 
+/* The number of bytes in the partial block: 0 ... block size. */
+static inline u8 *padlock_sha_buffered(const struct padlock_sha_info *pi, u8 *ctx)
+{
+	return ctx + pi->ctxsize;
+}
+
 /* Add @n bytes to the count (SHA-384/512 carry into the high word). */
 static void padlock_sha_count_add(const struct padlock_sha_info *pi, u8 *ctx, u64 n)
 {
@@ -488,9 +492,9 @@ static int padlock_sha_init(struct shash_desc *desc)
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 	u8 *ctx = padlock_sha_ctx(desc);
 
-	/* Only the core state (words + count): the API owns the rest. */
 	memset(ctx, 0, pi->buf_off);
 	memcpy(ctx, pi->iv, pi->words * pi->wsize);
+	*padlock_sha_buffered(pi, ctx) = 0;
 	return 0;
 }
 
@@ -500,35 +504,28 @@ static int padlock_sha_update(struct shash_desc *desc, const u8 *data,
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 	u8 *ctx = padlock_sha_ctx(desc);
 	u8 *buf = ctx + pi->buf_off;
-	unsigned int bs = pi->bs, partial, fill;
+	unsigned int bs = pi->bs, partial = *padlock_sha_buffered(pi, ctx), fill;
 	unsigned long n;
 
-	if (PADLOCK_SHASH_BLOCK_ONLY) {
-		/* The API keeps the partial block; we get whole blocks. */
-		n = len / bs;
-		padlock_sha_blocks(pi, ctx, data, n);
-		padlock_sha_count_add(pi, ctx, (u64)n * bs);
-		return len % bs;
-	}
-
-	partial = *padlock_sha_count(pi, ctx) & (bs - 1);
-	padlock_sha_count_add(pi, ctx, len);
 	if (partial + len < bs) {
 		memcpy(buf + partial, data, len);
+		*padlock_sha_buffered(pi, ctx) = partial + len;
 		return 0;
 	}
 	if (partial) {
+		/* (an imported state may hold a whole block: fill = 0) */
 		fill = bs - partial;
 		memcpy(buf + partial, data, fill);
 		padlock_sha_blocks(pi, ctx, buf, 1);
+		padlock_sha_count_add(pi, ctx, bs);
 		data += fill;
 		len -= fill;
 	}
 	n = len / bs;
 	padlock_sha_blocks(pi, ctx, data, n);
-	data += n * bs;
-	len -= n * bs;
-	memcpy(buf, data, len);
+	padlock_sha_count_add(pi, ctx, (u64)n * bs);
+	memcpy(buf, data + n * bs, len % bs);
+	*padlock_sha_buffered(pi, ctx) = len % bs;
 	return 0;
 }
 
@@ -538,21 +535,13 @@ static int padlock_sha_finup(struct shash_desc *desc, const u8 *data,
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 	u8 *ctx = padlock_sha_ctx(desc);
 	u8 *buf = ctx + pi->buf_off;
-	unsigned int bs = pi->bs, partial, fill;
+	unsigned int bs = pi->bs, partial = *padlock_sha_buffered(pi, ctx), fill;
 	u64 done = *padlock_sha_count(pi, ctx), hi = 0;
 
-	/* SHA-384/512: the high count word, with the carry of this call */
+	/* SHA-384/512: the high word of the whole message's byte count */
 	if (bs == SHA512_BLOCK_SIZE)
-		hi = padlock_sha_count(pi, ctx)[1] + (done + len < done);
+		hi = padlock_sha_count(pi, ctx)[1] + (done + partial + len < done);
 
-	if (PADLOCK_SHASH_BLOCK_ONLY) {
-		padlock_sha_finish(desc, done, data, len, out, hi);
-		return 0;
-	}
-
-	/* Classic API: our own buffer may hold the start of a block. */
-	partial = done & (bs - 1);
-	done -= partial;
 	if (partial) {
 		fill = min(len, bs - partial);
 		memcpy(buf + partial, data, fill);
@@ -568,7 +557,7 @@ static int padlock_sha_finup(struct shash_desc *desc, const u8 *data,
 	}
 	padlock_sha_finish(desc, done, data, len, out, hi);
 wipe:
-	memzero_explicit(ctx, pi->ctxsize);
+	memzero_explicit(ctx, pi->ctxsize + 1);
 	return 0;
 }
 
@@ -585,52 +574,78 @@ static int padlock_sha_digest(struct shash_desc *desc, const u8 *data,
 	return 0;
 }
 
-/* Classic API: the generic drivers' whole state structure. */
+/*
+ * Export: the generic drivers' layout, words, count of hashed bytes, block
+ * buffer and the buffered length in one byte.  Import: the library's rule,
+ * the length byte is added to the count, whatever either holds, and the
+ * new count's remainder modulo the block size is what is buffered.
+ */
 static int padlock_sha_export(struct shash_desc *desc, void *out)
 {
-	memcpy(out, padlock_sha_ctx(desc), padlock_sha_info(desc)->ctxsize);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+
+	memcpy(out, padlock_sha_ctx(desc), pi->ctxsize + 1);
 	return 0;
 }
 
 static int padlock_sha_import(struct shash_desc *desc, const void *in)
 {
-	memcpy(padlock_sha_ctx(desc), in, padlock_sha_info(desc)->ctxsize);
-	return 0;
-}
-
-/*
- * The SHA library's format (~6.17 on, classic API): the whole structure
- * with the byte count rounded down to a block, then the partial length in
- * one byte.  Import adds that byte back without any check, as the generic
- * (shaN-lib) drivers do.
- */
-static int padlock_sha_export_lib(struct shash_desc *desc, void *out)
-{
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *p = out;
-	u64 count;
+	u8 *ctx = padlock_sha_ctx(desc);
+	u64 *count = padlock_sha_count(pi, ctx);
 
-	memcpy(p, padlock_sha_ctx(desc), pi->ctxsize);
-	count = get_unaligned((u64 *)(p + pi->count_off));
-	put_unaligned(count & ~(u64)(pi->bs - 1), (u64 *)(p + pi->count_off));
-	p[pi->ctxsize] = count & (pi->bs - 1);
+	memcpy(ctx, in, pi->ctxsize + 1);
+	*count += *padlock_sha_buffered(pi, ctx);
+	*padlock_sha_buffered(pi, ctx) = *count & (pi->bs - 1);
+	*count -= *padlock_sha_buffered(pi, ctx);
 	return 0;
 }
 
-static int padlock_sha_import_lib(struct shash_desc *desc, const void *in)
+/* 6.15/6.16: the count as it is; a length above the block size is refused. */
+static int padlock_sha_import_strict(struct shash_desc *desc, const void *in)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 	u8 *ctx = padlock_sha_ctx(desc);
 
+	memcpy(ctx, in, pi->ctxsize + 1);
+	return *padlock_sha_buffered(pi, ctx) > pi->bs ? -EOVERFLOW : 0;
+}
+
+/*
+ * Before 6.15: the plain structure, its count including the buffered bytes
+ * (SHA-384/512: a 128-bit count, the carry into the high word).
+ */
+static int padlock_sha_export_total(struct shash_desc *desc, void *out)
+{
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
+	u64 c[2] = { 0, 0 };
+	unsigned int partial = *padlock_sha_buffered(pi, ctx);
+
+	memcpy(out, ctx, pi->ctxsize);
+	memcpy(c, ctx + pi->count_off, pi->bs == SHA512_BLOCK_SIZE ? 16 : 8);
+	c[0] += partial;
+	if (c[0] < partial)
+		c[1]++;
+	memcpy((u8 *)out + pi->count_off, c, pi->bs == SHA512_BLOCK_SIZE ? 16 : 8);
+	return 0;
+}
+
+static int padlock_sha_import_total(struct shash_desc *desc, const void *in)
+{
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
+	u64 *count = padlock_sha_count(pi, ctx);
+
 	memcpy(ctx, in, pi->ctxsize);
-	*padlock_sha_count(pi, ctx) += ((const u8 *)in)[pi->ctxsize];
+	*padlock_sha_buffered(pi, ctx) = *count & (pi->bs - 1);
+	*count -= *padlock_sha_buffered(pi, ctx);
 	return 0;
 }
 
 /*
- * Block-only API: ->export/->import handle the core state (words + count);
- * the API adds its partial block.  With the library format (7.x) they are
- * the export_core/import_core that the hmac template requires.
+ * The state without the partial block (words + count), which the hmac
+ * template keeps for its inner and outer hash.
  */
 static int padlock_sha_export_core(struct shash_desc *desc, void *out)
 {
@@ -640,7 +655,11 @@ static int padlock_sha_export_core(struct shash_desc *desc, void *out)
 
 static int padlock_sha_import_core(struct shash_desc *desc, const void *in)
 {
-	memcpy(padlock_sha_ctx(desc), in, padlock_sha_info(desc)->buf_off);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	u8 *ctx = padlock_sha_ctx(desc);
+
+	memcpy(ctx, in, pi->buf_off);
+	*padlock_sha_buffered(pi, ctx) = 0;
 	return 0;
 }
 
@@ -670,35 +689,23 @@ static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
 
 	alg->init = padlock_sha_init;
 	alg->update = padlock_sha_update;
+	alg->final = padlock_sha_final;
 	alg->finup = padlock_sha_finup;
 	alg->digest = padlock_sha_digest;
-	alg->base.cra_priority = priority;
-	alg->base.cra_blocksize = pi->bs;
-	alg->base.cra_flags = PADLOCK_SHASH_BLOCK_FLAGS;
-	if (PADLOCK_SHASH_BLOCK_ONLY) {
-		/* Core state only; the API adds block buffer + length. */
-		alg->export = padlock_sha_export_core;
-		alg->import = padlock_sha_import_core;
-		padlock_shash_set_export_core(alg, padlock_sha_export_core,
-					      padlock_sha_import_core);
-		alg->descsize = pi->buf_off;
-		alg->statesize = pi->buf_off;
-	} else if (PADLOCK_SHASH_LIB_STATE) {
-		/* Our own partial block, the library's export format. */
-		alg->final = padlock_sha_final;
-		alg->export = padlock_sha_export_lib;
-		alg->import = padlock_sha_import_lib;
-		padlock_shash_set_export_core(alg, padlock_sha_export_core,
-					      padlock_sha_import_core);
-		alg->descsize = pi->ctxsize;
-		alg->statesize = pi->ctxsize + 1;
-	} else {
-		alg->final = padlock_sha_final;
-		alg->export = padlock_sha_export;
-		alg->import = padlock_sha_import;
-		alg->descsize = pi->ctxsize;
+	alg->export = padlock_sha_export;
+	alg->import = PADLOCK_SHA_IMPORT_STRICT ? padlock_sha_import_strict :
+						  padlock_sha_import;
+	padlock_shash_set_export_core(alg, padlock_sha_export_core,
+				      padlock_sha_import_core);
+	alg->descsize = pi->ctxsize + 1;
+	alg->statesize = pi->ctxsize + 1;
+	if (PADLOCK_SHA_STATE_TOTAL) {
+		alg->export = padlock_sha_export_total;
+		alg->import = padlock_sha_import_total;
 		alg->statesize = pi->ctxsize;
 	}
+	alg->base.cra_priority = priority;
+	alg->base.cra_blocksize = pi->bs;
 }
 
 static const struct x86_cpu_id padlock_sha_ids[] = {
