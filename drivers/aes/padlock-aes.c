@@ -207,7 +207,7 @@ static unsigned int padlock_aes_fetch_blocks(enum padlock_aes_mode mode)
  * this path carries the bounce buffer: a kernel built with
  * CONFIG_INIT_STACK_ALL_ZERO (Debian's) clears every on-stack array on
  * each call: 271 bytes here, which made every request of the common path
- * about 70-110 instructions longer (docs/performance.md 3).
+ * about 70-240 instructions longer (docs/performance.md 3.5).
  */
 static noinline void padlock_aes_run_bounced(enum padlock_aes_mode mode,
 					     const struct padlock_cword *cw,
