@@ -91,7 +91,7 @@ checkpatch:
 # The installed-system tests: LUKS2 root image, padlock-dkms installed with
 # apt, booted by QEMU with and without the package (tools/image/check).
 check-image:
-	tools/image/check && tools/image/check --release trixie
+	tools/image/check --upgrade && tools/image/check --release trixie
 
 bench-figures:
 	tools/bench-figures
