@@ -91,7 +91,8 @@ checkpatch:
 # The installed-system tests: LUKS2 root image, padlock-dkms installed with
 # apt, booted by QEMU with and without the package (tools/image/check).
 check-image:
-	tools/image/check --upgrade && tools/image/check --release trixie
+	tools/image/check --upgrade && tools/image/check --release trixie && \
+		tools/image/check --release bookworm-i386
 
 bench-figures:
 	tools/bench-figures
