@@ -25,6 +25,8 @@
 
 #include <linux/types.h>
 #include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 
@@ -48,6 +50,40 @@ PADLOCK_CPU_HAS_UNIT(ace2, X86_FEATURE_ACE2, X86_FEATURE_ACE2_EN)
 PADLOCK_CPU_HAS_UNIT(phe, X86_FEATURE_PHE, X86_FEATURE_PHE_EN)
 PADLOCK_CPU_HAS_UNIT(phe2, PADLOCK_FEATURE_PHE2, PADLOCK_FEATURE_PHE2_EN)
 PADLOCK_CPU_HAS_UNIT(rng, X86_FEATURE_XSTORE, X86_FEATURE_XSTORE_EN)
+
+/*
+ * Whether the kernel itself started this module load.  When the crypto API
+ * lacks an algorithm (dm-crypt asking for "xts(aes)", the encrypted-keys code
+ * for "cbc(aes)" at boot), it runs modprobe for "crypto-NAME" from one of its
+ * own threads (request_module() -> call_usermodehelper()), and modprobe loads
+ * every module carrying that alias: ours, on any x86 machine, several times
+ * per boot (four on Debian 6.1 opening a LUKS root).  The parent of the
+ * process that runs our init is then a kernel thread; after udev, a script
+ * or a person ran modprobe or insmod it is a user process.
+ */
+static inline bool padlock_cpu_kernel_probe(void)
+{
+	bool kthread;
+
+	rcu_read_lock();
+	kthread = rcu_dereference(current->real_parent)->flags & PF_KTHREAD;
+	rcu_read_unlock();
+	return kthread;
+}
+
+/*
+ * A driver whose unit is missing or disabled refuses with -ENODEV and one
+ * line saying so, except on the crypto API's probes above, where the
+ * refusal is expected and silent (as the in-tree drivers and aesni are
+ * silent on CPUs without their unit): udev's load from the CPU modalias
+ * (a VIA/Zhaoxin CPU whose unit is present but disabled) or a person's
+ * modprobe/insmod gets the line, the probes do not repeat it.
+ */
+#define padlock_cpu_no_unit(unit)					\
+do {									\
+	if (!padlock_cpu_kernel_probe())				\
+		pr_info("no VIA/Zhaoxin PadLock " unit " unit on this CPU, or it is disabled\n"); \
+} while (0)
 
 /* AES-NI (CPUID 1 ECX bit 25): Zhaoxin parts have it next to PadLock ACE. */
 static inline bool padlock_cpu_has_aesni(void)

@@ -715,7 +715,7 @@ static int __init padlock_aes_mod_init(void)
 	int prio, i, err;
 
 	if (!x86_match_cpu(padlock_aes_ids) || !padlock_cpu_has_ace()) {
-		pr_info("no VIA/Zhaoxin PadLock ACE (xcrypt) unit on this CPU, or it is disabled\n");
+		padlock_cpu_no_unit("ACE (xcrypt)");
 		return -ENODEV;
 	}
 

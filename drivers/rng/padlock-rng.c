@@ -250,7 +250,7 @@ static int __init padlock_rng_mod_init(void)
 
 	if (!x86_match_cpu(padlock_rng_ids) ||
 	    (!old_via && !padlock_cpu_has_rng())) {
-		pr_info("no VIA/Zhaoxin PadLock RNG (xstore) unit on this CPU, or it is disabled\n");
+		padlock_cpu_no_unit("RNG (xstore)");
 		return -ENODEV;
 	}
 	if (old_via) {

@@ -736,7 +736,7 @@ static int __init padlock_sha_mod_init(void)
 	int i, err;
 
 	if (!x86_match_cpu(padlock_sha_ids) || !padlock_cpu_has_phe()) {
-		pr_info("no VIA/Zhaoxin PadLock PHE (xsha) unit on this CPU, or it is disabled\n");
+		padlock_cpu_no_unit("PHE (xsha)");
 		return -ENODEV;
 	}
 

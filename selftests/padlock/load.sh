@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Each driver module loads where its PadLock unit exists and refuses with
-# ENODEV and exactly one log line where it does not; its CPU-feature
-# modalias matches this CPU exactly when the unit exists (udev autoload).
+# ENODEV and exactly one log line where it does not (silently when the
+# kernel's own module request loaded it: the crypto API probing its
+# aliases); its CPU-feature modalias matches this CPU exactly when the unit
+# exists (udev autoload).
 . "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
@@ -78,6 +80,52 @@ else
 	fi
 fi
 
+# kernel_probe MODULE KO: load KO the way the crypto API's module autoload
+# does.  For an algorithm it lacks the kernel runs the program in
+# /proc/sys/kernel/modprobe with "crypto-NAME" from one of its threads
+# (request_module); for the test that program is a script that records the
+# request and execs insmod of our module (modprobe would load every module
+# with the alias; AF_ALG asks for a name nothing has).  Where the unit is
+# missing the module must refuse with ENODEV and no log line: a VIA-less
+# machine gets such probes several times per boot.
+probe_dir=$(mktemp -d)
+kernel_probe() {
+	local m=$1 ko=$2 mod=${1//-/_} old before log lines asked refused
+	# AF_ALG's own modules first, with the real modprobe
+	modprobe -q -a af_alg algif_hash 2>/dev/null || true
+	printf '#!/bin/sh\necho "$*" >> %s/args\nexec insmod %s 2>> %s/err\n' \
+		"$probe_dir" "$ko" "$probe_dir" > "$probe_dir/modprobe"
+	chmod +x "$probe_dir/modprobe"
+	: > "$probe_dir/args"
+	: > "$probe_dir/err"
+	old=$(cat /proc/sys/kernel/modprobe)
+	before=$(dmesg | wc -l)
+	echo "$probe_dir/modprobe" > /proc/sys/kernel/modprobe
+	python3 -c '
+import socket
+s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET)
+try:
+    s.bind(("hash", "padlock-load-probe"))
+except OSError:
+    pass
+' 2>/dev/null
+	echo "$old" > /proc/sys/kernel/modprobe
+	log=$(dmesg | tail -n +$((before + 1)) | grep -E "^(\[[ 0-9.]+\] )?$mod: " |
+		grep -v 'module verification failed\|loading out-of-tree' || true)
+	lines=$(printf '%s' "$log" | grep -c . || true)
+	asked=$(grep -c 'crypto-padlock-load-probe' "$probe_dir/args" || true)
+	refused=$(grep -c 'No such device' "$probe_dir/err" || true)
+	if [ "$asked" -ge 1 ] && [ "$refused" = "$(grep -c . "$probe_dir/args")" ] &&
+	   [ "$lines" = 0 ] && [ ! -d "/sys/module/$mod" ]; then
+		ktap_pass "$m: refuses the kernel's module request silently ($asked requests) on $PADLOCK_PROFILE"
+	else
+		ktap_diag "requests: $(tr '\n' ';' < "$probe_dir/args")" "insmod: $(tr '\n' ';' < "$probe_dir/err")" \
+			"log ($lines lines): $log"
+		padlock_rmmod "$m"
+		ktap_fail "$m: refuses the kernel's module request silently on $PADLOCK_PROFILE"
+	fi
+}
+
 modalias=$(cat /sys/devices/system/cpu/modalias 2>/dev/null)
 for m in padlock-aes padlock-sha padlock-rng; do
 	ko="$PADLOCK_KO_DIR/$m.ko"
@@ -142,6 +190,8 @@ print("yes" if any(fnmatch.fnmatchcase(ma, a.strip()) for a in sys.stdin if a.st
 			padlock_rmmod "$m"
 			ktap_fail "$m: refuses with ENODEV and one log line on $PADLOCK_PROFILE"
 		fi
+		kernel_probe "$m" "$ko"
 	fi
 done
+rm -rf "$probe_dir"
 ktap_finish
