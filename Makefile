@@ -48,16 +48,16 @@ clean:
 	-@if [ -e tools/padlock-bench/Makefile ]; then $(MAKE) -C tools/padlock-bench clean; fi
 	rm -rf build
 
-# DKMS: the source list is exactly what tools/kernels/lib.sh's dkms_sources
+# DKMS: the source list is exactly what tools/testing/kernels/lib.sh's dkms_sources
 # prints (the matrix build's files less drivers/sim/ and drivers/test/: the
 # simulator and the test modules never ship).
 dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms is missing: apt-get install dkms"; exit 1; }
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
-	bash -c '. tools/kernels/lib.sh; dkms_sources' | xargs cp --parents -t $(DKMS_SRC)
+	bash -c '. tools/testing/kernels/lib.sh; dkms_sources' | xargs cp --parents -t $(DKMS_SRC)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
-	install -D -m 644 dkms/padlock-blacklist-via-rng.conf $(MODPROBE_CONF)
+	install -D -m 644 packaging/dkms/padlock-blacklist-via-rng.conf $(MODPROBE_CONF)
 	dkms add -m $(DKMS_NAME) -v $(VERSION)
 	dkms build -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)
 	dkms install -m $(DKMS_NAME) -v $(VERSION) -k $(KVER)
@@ -68,45 +68,45 @@ dkms-uninstall:
 	rm -f $(MODPROBE_CONF)
 
 setup:
-	tools/setup
+	tools/testing/setup
 
 fetch:
-	tools/kernels/fetch
+	tools/testing/kernels/fetch
 
 matrix:
-	tools/kernels/build
+	tools/testing/kernels/build
 
 demo:
-	tools/demo
+	tools/testing/demo
 
 check:
-	tools/check
+	tools/testing/check
 
 check-long:
-	PADLOCK_SCALE=long tools/check
+	PADLOCK_SCALE=long tools/testing/check
 
 checkpatch:
-	tools/checkpatch
+	tools/testing/checkpatch
 
 # The installed-system tests: LUKS2 root image, padlock-dkms installed with
-# apt, booted by QEMU with and without the package (tools/image/check).
+# apt, booted by QEMU with and without the package (tools/testing/image/check).
 check-image:
-	tools/image/check --upgrade && tools/image/check --release trixie && \
-		tools/image/check --release bookworm-i386
+	tools/testing/image/check --upgrade && tools/testing/image/check --release trixie && \
+		tools/testing/image/check --release bookworm-i386
 
 bench-figures:
-	tools/bench-figures
+	tools/measure/bench-figures
 
 debug-kernel:
-	tools/debug/kernel
+	tools/testing/debug/kernel
 
 check-debug:
-	tools/debug/check
+	tools/testing/debug/check
 
 # make deb: the Debian packages padlock-dkms and padlock-bench (debian/), built
-# and lintian-checked in the bookworm build root, into build/deb/ (tools/deb).
+# and lintian-checked in the bookworm build root, into build/deb/ (packaging/deb).
 deb:
-	tools/deb
+	packaging/deb
 
 .PHONY: deb
 

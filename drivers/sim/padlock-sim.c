@@ -37,7 +37,7 @@
 
 /*
  * Family, model, stepping and vendor must match the CPU QEMU presents
- * (tools/vm/profiles holds QEMU's -cpu option for each profile).
+ * (tools/testing/vm/profiles holds QEMU's -cpu option for each profile).
  */
 static const struct sim_profile profiles[] = {
 	{
@@ -114,7 +114,7 @@ MODULE_PARM_DESC(clobber,
 
 /*
  * Test-only deliberate fault, for proving that a test lane can fail (the
- * debug-kernel lane, tools/debug): the next N xcrypt instructions flip one
+ * debug-kernel lane, tools/testing/debug): the next N xcrypt instructions flip one
  * bit of the first block they store.  Never set outside such a test.
  */
 atomic_t sim_corrupt_xcrypt = ATOMIC_INIT(0);
@@ -442,7 +442,7 @@ static int sim_trap(struct pt_regs *regs, bool user, enum sim_op *opp)
  * What the simulator costs, so that a measurement of guest time can be
  * split into the simulator's share and the rest (the driver and kernel's
  * software path).  The guest TSC is read at entry and exit of the die
- * notifier; under QEMU's -icount shift=0 (tools/vm/run --icount) it counts
+ * notifier; under QEMU's -icount shift=0 (tools/testing/vm/run --icount) it counts
  * executed guest instructions, so the figures are exact and repeatable.
  * Every trap of a PadLock opcode counts, interrupted and refused ones too:
  * each costs a trap.  What the notifier cannot see, the exception's entry
@@ -608,7 +608,7 @@ static int sim_check_cpu(void)
 		return 0;
 	if (force)
 		return 0;
-	pr_err("profile %s needs vendor \"%s\" family %u model %u stepping %u and a %d-bit kernel (this CPU: vendor \"%s\" family %u model %u stepping %u, %d-bit kernel; tools/vm/profiles has the QEMU -cpu option); force=1 overrides\n",
+	pr_err("profile %s needs vendor \"%s\" family %u model %u stepping %u and a %d-bit kernel (this CPU: vendor \"%s\" family %u model %u stepping %u, %d-bit kernel; tools/testing/vm/profiles has the QEMU -cpu option); force=1 overrides\n",
 	       sim_prof->name, sim_prof->vendor, sim_prof->family,
 	       sim_prof->model, sim_prof->stepping,
 	       sim_prof->is_64bit ? 64 : 32,

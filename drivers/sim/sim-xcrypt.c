@@ -416,7 +416,7 @@ static bool xc_run(struct xc_op *x, unsigned long todo)
 		xc_block(x, out, in);
 		if (i == 0 && atomic_read(&sim_corrupt_xcrypt) > 0 &&
 		    atomic_dec_if_positive(&sim_corrupt_xcrypt) >= 0) {
-			out[0] ^= 0x01;		/* deliberate fault (tools/debug) */
+			out[0] ^= 0x01;		/* deliberate fault (tools/testing/debug) */
 			sim_count(SC_CORRUPTED, 1);
 		}
 		if (!sim_write(x->di + 16 * i, out, 16)) {

@@ -295,7 +295,7 @@ static const struct file_operations exec_fops = {
 };
 
 /*
- * Deliberate fault for the debug-kernel lane (tools/debug): writing to
+ * Deliberate fault for the debug-kernel lane (tools/testing/debug): writing to
  * kasan_oob stores one byte past the end of a 64-byte allocation, which a
  * KASAN kernel must report.  The file exists only on KASAN kernels.
  */

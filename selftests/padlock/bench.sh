@@ -108,11 +108,11 @@ cp /proc/crypto "$tmp/crypto"
 ktap_check "JSON report complete, drivers real, pre-checks passed" \
 	python3 "$(dirname "$0")/lib/bench_check.py" "$tmp/report.json" "$tmp/crypto" $expect
 # under padlock-sim the rows projected onto the simulated CPU, equal to
-# tools/project.py's; without the simulator (profile none) none
+# tools/measure/project.py's; without the simulator (profile none) none
 proj_check=(python3 "$(dirname "$0")/lib/bench_check.py" "$tmp/report.json" --projection
 	--csv "$tmp/report.csv" --text "$tmp/bench.out")
 ktap_diag "projection: $("${proj_check[@]}" 2>&1 | tail -n 1)"
-ktap_check "projected rows (under padlock-sim as tools/project.py computes them, else none)" \
+ktap_check "projected rows (under padlock-sim as tools/measure/project.py computes them, else none)" \
 	"${proj_check[@]}"
 ktap_check "CSV report has a header and one line per row" python3 -c '
 import csv, json, sys

@@ -10,10 +10,10 @@
 . "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
-# make check proves the DKMS packaging without a VM (tools/deb --check builds
+# make check proves the DKMS packaging without a VM (packaging/deb --check builds
 # the packaged sources with dkms.conf's own make line); the install into a
 # booted kernel, 12-15 minutes of TCG compiling, runs in make check-long on
-# the VMs the plan (tools/kernels/matrix) names.
+# the VMs the plan (tools/testing/kernels/matrix) names.
 
 if [ "$PADLOCK_ARCH" = i386 ]; then
 	# the 32-bit guest's root is the build root itself

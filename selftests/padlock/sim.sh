@@ -37,7 +37,7 @@ c7) want="rng rng_en ace ace_en phe phe_en" ;;
 *) want="rng rng_en ace ace_en ace2 ace2_en phe phe_en" ;;
 esac
 ktap_check "CPUID capability bits of profile $prof in /proc/cpuinfo" check_flags "$want"
-# The vendor string QEMU presents (tools/vm/profiles), spaces included.
+# The vendor string QEMU presents (tools/testing/vm/profiles), spaces included.
 check_vendor() {
 	local got
 	got=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)

@@ -86,7 +86,7 @@ struct row {
 	char extra[256];	/* test specific, JSON object members */
 	/*
 	 * Under padlock-sim (afalg rows): the simulator's cost file read
-	 * around the timed repetitions, for tools/project.py --bench
+	 * around the timed repetitions, for tools/measure/project.py --bench
 	 */
 	int sim;		/* the sim_* members are set */
 	double sim_ops;		/* requests in the timed repetitions */
@@ -140,7 +140,7 @@ int is_padlock_driver(const char *driver);
 
 /* sysinfo.c: the machine, the simulator's cost counters */
 extern char sys_kernel[128], sys_cpu[160], sys_profile[128];
-extern int sys_icount;	/* guest time counts instructions (tools/vm/run --icount) */
+extern int sys_icount;	/* guest time counts instructions (tools/testing/vm/run --icount) */
 void sysinfo_read(void);
 
 /* /sys/kernel/debug/padlock-sim/cost: per opcode class, then the trap cost */

@@ -2,7 +2,7 @@
 /*
  * padlock-bench: the projection of the AF_ALG rows measured under
  * padlock-sim onto the CPU the simulator plays, from the cost model
- * cpu-models.conf (the formula of tools/project.py --bench).
+ * cpu-models.conf (the formula of tools/measure/project.py --bench).
  *
  *   cycles per request = path * cpi + engine cycles
  *   path = (guest time - simulator's share * (1 + irq_share)) / requests

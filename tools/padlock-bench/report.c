@@ -343,7 +343,7 @@ static void print_projection_note(void)
 	if (na)
 		printf("n/a (%d rows): %s%s.\n", na,
 		       "the simulator's share exceeded the guest time, no projection",
-		       proj.icount ? "" : " (run under tools/vm/run --icount)");
+		       proj.icount ? "" : " (run under tools/testing/vm/run --icount)");
 }
 
 void report_tables(const char *test, const char *unit_note)
@@ -387,7 +387,7 @@ static long crossover_from(const struct group *t, const struct row *d)
 }
 
 /*
- * The same for the projected figures (tools/project.py's rule); 0 when a
+ * The same for the projected figures (tools/measure/project.py's rule); 0 when a
  * size of d has no projection ("no model"), else 1 and the size or -1 in *from
  */
 static int crossover_projected(const struct group *t, const struct row *d, long *from)

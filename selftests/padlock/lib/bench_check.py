@@ -7,7 +7,7 @@ usage: bench_check.py REPORT.json PROC_CRYPTO_COPY [--expect-padlock]
 
 With --projection, the projected rows only, from the same run's JSON, CSV
 and printed output: under padlock-sim every AF_ALG row with the simulator's cost
-has a projected figure equal (within 0.5 %) to what tools/project.py's
+has a projected figure equal (within 0.5 %) to what tools/measure/project.py's
 functions compute from the same CSV row, and the output shows the
 "projected on" rows and the projected crossover; without the simulator,
 nothing projected.
@@ -39,16 +39,16 @@ def proc_drivers(path):
 
 
 def import_project():
-    """tools/project.py of the checkout, as a module"""
+    """tools/measure/project.py of the checkout, as a module"""
     top = os.environ.get("PADLOCK_TOP") or os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-    sys.path.insert(0, os.path.join(top, "tools"))
+    sys.path.insert(0, os.path.join(top, "tools", "measure"))
     import project          # noqa: E402 (tools/ is not a package)
     return project
 
 
 def check_projection(d, csv_path, text_path, problems):
-    """the projected rows against tools/project.py; returns a summary"""
+    """the projected rows against tools/measure/project.py; returns a summary"""
     with open(text_path) as f:
         text = f.read()
     with open(csv_path) as f:
@@ -108,7 +108,7 @@ def check_projection(d, csv_path, text_path, problems):
         if c is not None and c <= 0:
             na += 1
             if got is not None:
-                problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py's "
+                problems.append(f"afalg {what}: projected {got} MB/s, tools/measure/project.py's "
                                 f"cycles are {c:.6g} (not a time)")
             if icount:
                 problems.append(f"afalg {what}: under --icount the projected cycles are "
@@ -116,11 +116,11 @@ def check_projection(d, csv_path, text_path, problems):
             continue
         if got is None:
             problems.append(f"afalg {what}: no projected figure" +
-                            ("" if want else " (tools/project.py has no model for it either)"))
+                            ("" if want else " (tools/measure/project.py has no model for it either)"))
         elif want is None:
-            problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py: no model")
+            problems.append(f"afalg {what}: projected {got} MB/s, tools/measure/project.py: no model")
         elif abs(got - want) > 0.005 * abs(want):
-            problems.append(f"afalg {what}: projected {got} MB/s, tools/project.py "
+            problems.append(f"afalg {what}: projected {got} MB/s, tools/measure/project.py "
                             f"{want:.6g} MB/s")
         else:
             worst = max(worst, abs(got - want) / abs(want))
@@ -155,7 +155,7 @@ def check_projection(d, csv_path, text_path, problems):
             problems.append(f"crossover {x['algorithm']} {x['keybits']} {x['op']}: "
                             "no projected_from_size")
     return (f"{n - na} of {n} rows projected on [{sect}] ({na} n/a: not positive, not "
-            f"--icount), largest difference to tools/project.py {worst * 100:.3f} %, "
+            f"--icount), largest difference to tools/measure/project.py {worst * 100:.3f} %, "
             f"{len(block)} projected crossover lines")
 
 

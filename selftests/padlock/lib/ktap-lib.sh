@@ -2,7 +2,7 @@
 # KTAP output for the padlock selftests (our own; source it from a test).
 #
 #   ktap_header                 print the version line; skip the program on a VM
-#                               where the plan (tools/kernels/matrix) does not run it
+#                               where the plan (tools/testing/kernels/matrix) does not run it
 #   ktap_plan N                 print the plan (optional; printed at the end otherwise)
 #   ktap_pass DESC | ktap_fail DESC | ktap_skip DESC REASON
 #   ktap_check DESC CMD...      run CMD; pass on exit 0, fail (with its output as diagnostics) otherwise
@@ -63,7 +63,7 @@ ktap_finish() {
 	exit $KSFT_PASS
 }
 
-# Environment every test may use (tools/vm/run sets these in the guest;
+# Environment every test may use (tools/testing/vm/run sets these in the guest;
 # defaults make a test runnable by hand on a PadLock machine too).
 : "${PADLOCK_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}"
 : "${PADLOCK_KO_DIR:=$PADLOCK_TOP}"
@@ -164,9 +164,9 @@ padlock_afalg_by_name() {
 
 # padlock_plan_gate: skip the whole program on a VM where the plan does not
 # run it.  The plan is the "@PROGRAM CHECK LONG" table of
-# tools/kernels/matrix: KERNEL/PROFILE shell patterns of the VMs that run
+# tools/testing/kernels/matrix: KERNEL/PROFILE shell patterns of the VMs that run
 # PROGRAM in make check (PADLOCK_SCALE=small) and make check-long
-# (PADLOCK_SCALE=long).  Outside tools/check (no PADLOCK_KERNEL, a program
+# (PADLOCK_SCALE=long).  Outside tools/testing/check (no PADLOCK_KERNEL, a program
 # run by hand on a PadLock machine) and for a program not in the table, the
 # program runs.
 padlock_plan_gate() {
@@ -180,15 +180,15 @@ padlock_plan_gate() {
 	esac
 	prog=${0##*/}
 	pats=$(awk -v p="@$prog" -v c=$col '$1 == p { print $c; exit }' \
-		"$PADLOCK_TOP/tools/kernels/matrix" 2>/dev/null)
+		"$PADLOCK_TOP/tools/testing/kernels/matrix" 2>/dev/null)
 	[ -n "$pats" ] || return 0
 	IFS=, read -r -a list <<< "$pats"
 	for pat in "${list[@]}"; do
 		# shellcheck disable=SC2254
 		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
 	done
-	[ "$pats" = - ] && ktap_skip_all "$target does not run $prog (the plan in tools/kernels/matrix)"
-	ktap_skip_all "$target runs $prog on ${pats//,/, } only (the plan in tools/kernels/matrix)"
+	[ "$pats" = - ] && ktap_skip_all "$target does not run $prog (the plan in tools/testing/kernels/matrix)"
+	ktap_skip_all "$target runs $prog on ${pats//,/, } only (the plan in tools/testing/kernels/matrix)"
 }
 
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # OpenSSL's padlock engine (engines-3/padlock.so) under padlock-sim's
 # user-mode emulation: the set-up shared by sim-openssl.sh and
-# tools/openssl-speed-icount.sh.  Source it; SIM is the simulator's debugfs
+# tools/measure/openssl-speed-icount.sh.  Source it; SIM is the simulator's debugfs
 # directory.
 #
 #   openssl_engine_so               the engine's path (empty if none)

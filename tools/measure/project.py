@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Project measured path lengths onto PadLock silicon (issue 16 part 2).
+
+The measurement (under `tools/testing/vm/run --icount`, where guest time counts
+executed instructions) gives, per call, the guest instructions, the
+simulator's share (padlock-sim's cost file: handler cycles + traps times the
+calibrated trap entry/exit path) and the number of PadLock instructions.
+The model (tools/padlock-bench/cpu-models.conf) turns that into time on a
+CPU:
+
+  cycles per call = path * cpi
+                  + instructions * xcrypt_start + blocks * <mode>_block
+  path = guest instructions - simulator's share
+
+Input: the CSV of tools/measure/openssl-speed-icount.sh
+  impl,mode,size,ops,guest_ns,traps,handler_cycles,trap_overhead_cycles
+
+  tools/measure/project.py --measured M.csv [--cpu c3,c7-1000] # projected MB/s
+  tools/measure/project.py --measured M.csv --fit              # solve the [fitted]
+  tools/measure/project.py --measured M.csv --validate         # against [published]
+
+or the CSV of padlock-bench run under padlock-sim (its afalg rows carry the
+simulator's cost-file deltas around the timed repetitions):
+
+  tools/measure/project.py --bench report.csv [--cpu SECTION] [--headline]
+
+projects every AF_ALG row onto the simulated CPU (the profile's section,
+[profiles] in the model) and prints it under the measured row, with the
+crossover request size from the projection.  Kernel drivers: no
+engine_call_adjust (that is for OpenSSL-engine measurements only).
+"""
+
+import argparse
+import configparser
+import csv
+import math
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODEL = os.path.join(TOP, "tools", "padlock-bench", "cpu-models.conf")
+KEYBITS_SCALE = {128: 1.0, 192: 1.2, 256: 1.4}
+
+
+def load_model(path):
+    cp = configparser.ConfigParser(comment_prefixes=("#",),
+                                   inline_comment_prefixes=None)
+    cp.read(path)
+    cpus = {}
+    published = []
+    for s in cp.sections():
+        if s == "published":
+            for k, v in cp.items(s):
+                # cpu.impl.mode.size = kB/s (1000 bytes)
+                cpu, impl, mode, size = k.split(".")
+                published.append((cpu, impl, mode, int(size), float(v)))
+            continue
+        if s == "profiles":
+            continue            # padlock-sim profile -> CPU section: load_profiles()
+        d = {"name": cp.get(s, "name", fallback=s)}
+        for k, v in cp.items(s):
+            if k != "name":
+                d[k] = float(v)
+        cpus[s] = d
+    return cpus, published
+
+
+def load_profiles(path):
+    """{padlock-sim profile name: CPU section} from the [profiles] section"""
+    cp = configparser.ConfigParser(comment_prefixes=("#",),
+                                   inline_comment_prefixes=None)
+    cp.read(path)
+    return dict(cp.items("profiles")) if cp.has_section("profiles") else {}
+
+
+def load_measured(paths, uprobe, irq=0.0):
+    """{(impl, mode, size): per-call figures}; a later file's rows win"""
+    rows = {}
+    for path in paths:
+        with open(path) as f:
+            lines = [ln for ln in f if ln.startswith(("impl,", "software,", "padlock,"))]
+        load_rows(csv.DictReader(lines), rows, uprobe, irq)
+    return rows
+
+
+def load_rows(reader, rows, uprobe, irq):
+    for r in reader:
+        if int(r.get("violations") or 0):
+            continue            # the simulator refused an instruction
+        popf = int(r.get("popf_seen") or 0)
+        ops = int(r["ops"])
+        # speed stops at its alarm, after exactly the requested whole
+        # seconds of guest time; it prints the time it read with 10 ms
+        # resolution (0.3 % of a 3 s run, ~2,500 instructions per 8 KiB call)
+        ns = int(r["guest_ns"])
+        whole = round(ns / 1e9) * 1e9
+        guest = (whole if whole and abs(ns - whole) <= 0.02 * whole else ns) / ops
+        traps = int(r["traps"])
+        sim = (int(r["handler_cycles"]) +
+               traps * int(r["trap_overhead_cycles"]) + popf * uprobe) / ops
+        size = int(r["size"])
+        rows[(r["impl"], r["mode"], size)] = {
+            # irq: the guest's own interrupts (timer ticks) that fell into
+            # the simulator's time, a fixed share of it: not the driver's
+            "guest": guest, "sim": sim, "path": guest - sim * (1 + irq),
+            "insns": traps / ops, "blocks": math.ceil(size / 16)}
+    return rows
+
+
+def cycles(cpu, impl, mode, m, bits=128, engine=True):
+    """Projected cycles per call of one measured row on one CPU model.
+
+    mode: an xcrypt mode (ecb, cbc, ...), or xsha1/xsha256 with m["bytes"]
+    the bytes the engine hashes; engine=False for kernel drivers."""
+    c = m["path"] * cpu["cpi"]
+    if impl == "padlock" and mode.startswith("xsha"):
+        per = cpu.get(f"{mode}_byte")
+        if not per or "xsha_start" not in cpu:
+            return None
+        c += m["insns"] * cpu["xsha_start"] + m["bytes"] * per
+    elif impl == "padlock":
+        per = cpu.get(f"{mode}_block")
+        if per is None:
+            return None
+        # engine_call_adjust: see cpu-models.conf (OpenSSL-engine rows)
+        adj = cpu.get("engine_call_adjust", 0) if engine else 0
+        c += m["insns"] * (cpu["xcrypt_start"] + adj)
+        c += m["blocks"] * per * KEYBITS_SCALE[bits]
+    return c
+
+
+def mbps(cpu, size, cyc):
+    return size * cpu["clock_mhz"] * 1e6 / cyc / 1e6
+
+
+def cmd_project(cpus, meas, names):
+    print("# projected throughput (MB/s, 10^6 bytes/s) from measured path "
+          "lengths: a MODEL, not a measurement")
+    print(f"# {'cpu':9} {'impl':8} {'mode':4} {'size':>6} {'path':>9} "
+          f"{'insns':>5} {'cycles':>10} {'MB/s':>9}")
+    for name in names:
+        cpu = cpus[name]
+        for (impl, mode, size), m in sorted(meas.items()):
+            c = cycles(cpu, impl, mode, m)
+            if c is None:
+                continue
+            print(f"  {name:9} {impl:8} {mode:4} {size:6d} {m['path']:9.0f} "
+                  f"{m['insns']:5.2f} {c:10.0f} {mbps(cpu, size, c):9.2f}")
+        # the crossover: the smallest measured size where PadLock wins
+        for mode in sorted({k[1] for k in meas}):
+            sizes = sorted(k[2] for k in meas if k[0] == "padlock" and k[1] == mode)
+            win = [n for n in sizes if ("software", mode, n) in meas and
+                   cycles(cpu, "padlock", mode, meas[("padlock", mode, n)]) is not None and
+                   cycles(cpu, "padlock", mode, meas[("padlock", mode, n)]) <
+                   cycles(cpu, "software", mode, meas[("software", mode, n)])]
+            print(f"  {name:9} {mode}: PadLock faster from "
+                  f"{win[0] if win else 'never'} bytes (of {sizes})")
+
+
+# ---- padlock-bench's CSV (--bench) ------------------------------------------
+
+def size_str(n):
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024} KiB"
+    return f"{n} B"
+
+
+def bench_engine(r):
+    """(mode, trap count) of the row's busiest PadLock opcode class, or None"""
+    best = None
+    for item in (r.get("sim_classes") or "").split():
+        name, _, n = item.rpartition(":")
+        if name.startswith("xcrypt-"):
+            mode = name[len("xcrypt-"):]
+        elif name in ("xsha1", "xsha256"):
+            mode = name
+        else:
+            continue
+        if best is None or int(n) > best[1]:
+            best = (mode, int(n))
+    return best
+
+
+def bench_rows(path, irq):
+    """padlock-bench's afalg rows that carry the simulator's cost deltas"""
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["test"] != "afalg" or not r.get("sim_ops"):
+                continue
+            ops = float(r["sim_ops"])
+            traps = int(r["sim_traps"])
+            size = int(r["size"])
+            guest = float(r["sim_ns"]) / ops
+            sim = (int(r["sim_handler_cycles"]) +
+                   traps * int(r["sim_trap_overhead_cycles"])) / ops
+            m = {"guest": guest, "sim": sim, "path": guest - sim * (1 + irq),
+                 "insns": traps / ops, "blocks": math.ceil(size / 16),
+                 # SHA-1/-2 pad to whole 64-byte blocks (8-byte length + 0x80)
+                 "bytes": (size + 8) // 64 * 64 + 64}
+            r["m"] = m
+            r["size"] = size
+            r["keybits"] = int(r["keybits"] or 0)
+            out.append(r)
+    return out
+
+
+def bench_project(cpu, r):
+    """projected cycles per request of one padlock-bench row (None: no model)"""
+    m = r["m"]
+    if r["padlock"] != "1":
+        return cycles(cpu, "software", "", m)
+    eng = bench_engine(r)
+    if eng is None:
+        return None
+    mode = eng[0]
+    bits = r["keybits"]
+    if r["algorithm"].startswith("xts("):
+        bits //= 2                  # two keys; the data key's rounds count
+        m = dict(m, blocks=m["blocks"] + 1)     # + the tweak's encryption
+    return cycles(cpu, "padlock", mode, m, bits if bits in KEYBITS_SCALE else 128,
+                  engine=False)
+
+
+def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
+    rows = bench_rows(path, irq)
+    if not rows:
+        sys.exit(f"{path}: no afalg rows with the simulator's cost (padlock-bench "
+                 "afalg --csv FILE, run under padlock-sim)")
+    prof = (rows[0].get("sim_profile") or "").split()
+    prof = prof[0] if prof else "?"
+    if cpu_name is None:
+        cpu_name = profiles.get(prof)
+        if cpu_name is None or cpu_name not in cpus:
+            print(f"padlock-sim profile {prof}: no model for profile {prof} in "
+                  f"{os.path.relpath(MODEL, TOP)} (--cpu SECTION projects onto one)")
+            return
+    if cpu_name not in cpus:
+        sys.exit(f"no CPU '{cpu_name}' in the model: {', '.join(cpus)}")
+    cpu = cpus[cpu_name]
+    clock = f"{cpu['clock_mhz'] / 1000:g} GHz"
+    if profiles.get(prof) != cpu_name:
+        print(f"note: --cpu {cpu_name} is not the simulated CPU (profile {prof}): the "
+              "software paths were measured on another profile's code")
+    icount = all(r.get("sim_icount") == "1" for r in rows)
+    label = "(model)" if icount else \
+        "(model; guest time not instruction-exact: run under --icount)"
+    plabel = f"projected on {cpu_name} at {clock} " + ("(model)" if icount else "(model; not --icount)")
+    print(f"AF_ALG projected on {cpu['name']} at {clock} {label}")
+    print(f"  measured under padlock-sim profile {prof} (kernel {rows[0]['kernel']}); "
+          f"model {os.path.relpath(MODEL, TOP)} [{cpu_name}]")
+    print("  measured: MB/s of guest time; under --icount 1 MB/s = one byte per 1,000 "
+          "guest instructions, the PadLock rows timing the simulator")
+    print(f"  projected: the same request's software path (guest time minus the "
+          f"simulator's share) at {cpu['cpi']:g} cycles per instruction plus the "
+          f"engine's modelled cycles, at {clock}; MB = 10^6 bytes")
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["algorithm"], r["keybits"], r["op"]), []).append(r)
+    xovers = []
+    for (alg, bits, op), g in groups.items():
+        if headline and op == "decrypt":
+            continue
+        sizes = sorted({r["size"] for r in g})
+        drivers = []
+        for r in g:
+            if r["driver"] not in drivers:
+                drivers.append(r["driver"])
+        by = {(r["driver"], r["size"]): r for r in g}
+        title = f"{alg}{f' {bits}-bit' if bits else ''} {op}"
+        w = 46
+        print(f"\n{title:{w}}" + "".join(f"{size_str(n):>10}" for n in sizes))
+        proj = {}
+        for d in drivers:
+            for n in sizes:
+                r = by.get((d, n))
+                c = bench_project(cpu, r) if r else None
+                proj[(d, n)] = None if c is None else mbps(cpu, n, c)
+            cells = "".join(
+                f"{proj[(d, n)]:10.{2 if proj[(d, n)] < 10 else 1}f}"
+                if proj[(d, n)] is not None else f"{'no model':>10}" for n in sizes)
+            if headline:
+                print(f"  {d:{w - 2}}{cells}")
+                continue
+            print(f"  {d}")
+            print(f"    {'measured (guest time)':{w - 4}}" + "".join(
+                f"{float(by[(d, n)]['mbps_median']):10.2f}" if (d, n) in by else
+                f"{'-':>10}" for n in sizes))
+            print(f"    {plabel:{w - 4}}{cells}")
+        base = [d for d in drivers if by.get((d, sizes[0]), {}).get("baseline") == "1"]
+        for d in drivers:
+            if not headline or not base or d == base[0]:
+                continue
+            print(f"  {'speed-up vs ' + base[0]:{w - 2}}" + "".join(
+                f"{proj[(d, n)] / proj[(base[0], n)]:9.2f}x"
+                if proj[(d, n)] and proj.get((base[0], n)) else f"{'-':>10}"
+                for n in sizes))
+        for d in drivers:
+            if not base or d == base[0] or by[(d, sizes[0])]["padlock"] != "1":
+                continue
+            frm = None
+            for n in reversed(sizes):
+                p, b = proj.get((d, n)), proj.get((base[0], n))
+                if p is None or b is None or p <= b:
+                    break
+                frm = n
+            if any(proj[(d, n)] is None for n in sizes):
+                what = "no model"
+            elif frm is None:
+                what = "never (not at the largest size tested)"
+            else:
+                what = f"from {size_str(frm)}" + (" (every size tested)"
+                                                   if frm == sizes[0] else "")
+            xovers.append(f"  {title}: {d} vs {base[0]}: {what}")
+    print(f"\ncrossover (AF_ALG, projected on {cpu_name} {label}): smallest "
+          "request size from which the PadLock driver beats the baseline")
+    print("\n".join(xovers))
+
+
+def published_cycles(cpu, size, kbps):
+    """cycles per call of a published kB/s figure (OpenSSL: 1 kB = 1000 B)"""
+    return size * cpu["clock_mhz"] * 1e6 / (kbps * 1000)
+
+
+def cmd_fit(cpus, pub, meas, small):
+    """Solve the [fitted] constants of the c3 section from the fit rows."""
+    c3 = cpus["c3"]
+    p = {(i, m, n): v for cpu, i, m, n, v in pub if cpu == "c3"}
+    # cpi: software ECB, 8 KiB
+    n = 8192
+    cpi = published_cycles(c3, n, p[("software", "ecb", n)]) / \
+        meas[("software", "ecb", n)]["path"]
+    print(f"cpi = {cpi:.4f}   (software ecb {n} B)")
+    # start, ecb_block: PadLock ECB, 16 B and 8 KiB
+    eq = []
+    for n in (small, 8192):
+        m = meas[("padlock", "ecb", n)]
+        rest = published_cycles(c3, n, p[("padlock", "ecb", n)]) - m["path"] * cpi
+        eq.append((m["insns"], m["blocks"], rest))
+    (a1, b1, r1), (a2, b2, r2) = eq
+    det = a1 * b2 - a2 * b1
+    start = (r1 * b2 - r2 * b1) / det
+    ecb = (a1 * r2 - a2 * r1) / det
+    print(f"xcrypt_start + engine_call_adjust = {start:.2f}   ecb_block = {ecb:.3f}"
+          f"   (padlock ecb {small} B and 8192 B)")
+    print(f"engine_call_adjust = {start - c3['xcrypt_start']:.2f}   (with the "
+          f"assumed xcrypt_start {c3['xcrypt_start']:g})")
+    n = 8192
+    m = meas[("padlock", "cbc", n)]
+    cbc = (published_cycles(c3, n, p[("padlock", "cbc", n)]) - m["path"] * cpi -
+           m["insns"] * start) / m["blocks"]
+    print(f"cbc_block = {cbc:.3f}   (padlock cbc {n} B)")
+
+
+def cmd_validate(cpus, pub, meas, fitted):
+    print("| CPU | impl | mode | size | published MB/s | projected MB/s | error | |")
+    print("|---|---|---|---:|---:|---:|---:|---|")
+    errs = []
+    for cpu_name, impl, mode, n, kbps in pub:
+        if cpu_name not in cpus:
+            continue
+        cpu = cpus[cpu_name]
+        m = meas.get((impl, mode, n))
+        note = "fitted" if f"{cpu_name}.{impl}.{mode}.{n}" in fitted else "check"
+        if impl == "xsha256":
+            # no measured path: the [fitted] start + per-byte line itself
+            c = cpu["xsha_start"] + n * cpu["xsha256_byte"]
+        elif m is None:
+            # not measured at that size (C7's published figure is for large
+            # buffers): the largest measured size of the same row
+            big = max(k[2] for k in meas if k[:2] == (impl, mode))
+            m = meas[(impl, mode, big)]
+            c = cycles(cpu, impl, mode, m) * n / big
+            note += f" (from {big} B)"
+        else:
+            c = cycles(cpu, impl, mode, m)
+        proj = mbps(cpu, n, c)
+        pubm = kbps / 1000
+        err = (proj - pubm) / pubm * 100
+        if note.startswith("check"):
+            errs.append(abs(err))
+        print(f"| {cpu_name} | {impl} | {mode} | {n} | {pubm:,.2f} | {proj:,.2f} | "
+              f"{err:+.1f} % | {note} |")
+    if errs:
+        errs.sort()
+        print(f"\nchecked (not fitted) figures: {len(errs)}, |error| median "
+              f"{errs[len(errs) // 2]:.1f} %, max {errs[-1]:.1f} %, within 25 %: "
+              f"{sum(e <= 25 for e in errs)}/{len(errs)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default=MODEL)
+    ap.add_argument("--bench", metavar="CSV",
+                    help="padlock-bench's --csv output, run under padlock-sim")
+    ap.add_argument("--headline", action="store_true",
+                    help="with --bench: the projected rows only, encrypt and digest")
+    ap.add_argument("--measured", action="append",
+                    help="CSV of tools/measure/openssl-speed-icount.sh (repeatable: "
+                    "a later file's rows replace an earlier one's)")
+    ap.add_argument("--uprobe-cost", type=float, default=0,
+                    help="guest instructions of one user_popf uprobe hit, "
+                    "counted in the simulator's share (default 0)")
+    ap.add_argument("--irq-share", type=float, default=None,
+                    help="guest interrupt instructions per instruction of "
+                    "simulation (default: [measurement] irq_share of the model)")
+    ap.add_argument("--cpu", default=None, help="CPU sections, comma-separated "
+                    "(default c3; with --bench the simulated profile's)")
+    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--validate", action="store_true")
+    ap.add_argument("--fit-small", type=int, default=64,
+                    help="the small PadLock ECB row of the fit (default 64: "
+                    "the published 16-byte call costs more cycles than the "
+                    "64-byte one, which no per-call + per-block model can be)")
+    a = ap.parse_args()
+    cpus, pub = load_model(a.model)
+    irq = cpus.pop("measurement", {}).get("irq_share", 0)
+    if a.irq_share is not None:
+        irq = a.irq_share
+    if a.bench:
+        cmd_bench(cpus, load_profiles(a.model), a.bench, irq, a.cpu, a.headline)
+        return
+    if not a.measured:
+        ap.error("--measured or --bench is required")
+    if a.fit:
+        raw = load_measured(a.measured, a.uprobe_cost)
+        e16, e8k = raw[("padlock", "ecb", a.fit_small)], raw[("padlock", "ecb", 8192)]
+        irq = (e8k["path"] - e16["path"]) / (e8k["sim"] - e16["sim"])
+        print(f"irq_share = {irq:.6f}   (padlock ecb {a.fit_small} B and 8192 B: path growth "
+              "per instruction of simulation)")
+    meas = load_measured(a.measured, a.uprobe_cost, irq)
+    fitted = {"c3.software.ecb.8192", f"c3.padlock.ecb.{a.fit_small}", "c3.padlock.ecb.8192",
+              "c3.padlock.cbc.8192", "kx7000.xsha256.sha256.64",
+              "kx7000.xsha256.sha256.16384"}
+    if a.fit:
+        cmd_fit(cpus, pub, meas, a.fit_small)
+    elif a.validate:
+        cmd_validate(cpus, pub, meas, fitted)
+    else:
+        names = (a.cpu or "c3").split(",")
+        for n in names:
+            if n not in cpus:
+                sys.exit(f"no CPU '{n}' in {a.model}: {', '.join(cpus)}")
+        cmd_project(cpus, meas, names)
+
+
+if __name__ == "__main__":
+    main()

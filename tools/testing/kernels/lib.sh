@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by tools/testing/kernels/* and tools/testing/vm/run.  Source it; do not run it.
+
+PADLOCK_TOP=${PADLOCK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
+CACHE=${PADLOCK_CACHE:-/var/cache/padlock}
+
+die() { echo "${0##*/}: $*" >&2; exit 1; }
+
+# The kernel table (tools/testing/kernels/matrix), without comments and blank lines:
+# alias arch chroot check long image
+matrix_lines() {
+	grep -v '^[#@]' "$PADLOCK_TOP/tools/testing/kernels/matrix" | awk 'NF'
+}
+
+# All kernel aliases of the matrix, in order.
+matrix_aliases() {
+	matrix_lines | awk '{ print $1 }'
+}
+
+# matrix_plan check|long: the VM runs of make check (or check-long) as
+# "ALIAS:PROFILE" words, in table order.
+matrix_plan() {
+	local col
+	case "$1" in
+	check) col=4 ;;
+	long) col=5 ;;
+	*) die "matrix_plan: check or long, not $1" ;;
+	esac
+	matrix_lines | awk -v c=$col '$c != "build" && $c != "-" {
+		n = split($c, p, ",")
+		for (i = 1; i <= n; i++) printf "%s:%s\n", $1, p[i]
+	}'
+}
+
+# matrix_boots ALIAS: true when make check or check-long boots the kernel
+# (fetch then extracts its image; build-only kernels need headers only).
+matrix_boots() {
+	matrix_lines | awk -v k="$1" '$1 == k && (($4 != "build" && $4 != "-") || $5 != "-") { f = 1 }
+		END { exit !f }'
+}
+
+# load_kernel ALIAS|RELEASE: sets KALIAS KVER ARCH CHROOT CHROOT_NAME VMLINUZ KDIR
+load_kernel() {
+	local want=$1 f
+	KALIAS= KVER=
+	if [ -e "$CACHE/kernels/$want.env" ]; then
+		# shellcheck disable=SC1090
+		. "$CACHE/kernels/$want.env"
+		return 0
+	fi
+	for f in "$CACHE"/kernels/*.env; do
+		[ -e "$f" ] || continue
+		if grep -qx "KVER=$want" "$f"; then
+			# shellcheck disable=SC1090
+			. "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# in_chroot NAME CMD...: run CMD in the build root NAME with /proc mounted.
+# The /proc mount lives in a mount namespace of its own: builds and fetches
+# running side by side in one root cannot unmount each other's /proc (7.3's
+# objtool reads /proc/self/maps and failed when that happened).
+# INITRD=No: kernel images installed there (trixie's headers depend on
+# theirs) get no initramfs; the VMs never use one from the build root.
+in_chroot() {
+	local root="$CACHE/chroots/$1" rc=0 mounted=0
+	shift
+	local env=(/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+		   DEBIAN_FRONTEND=noninteractive LC_ALL=C INITRD=No)
+	if unshare --mount --propagation private true 2>/dev/null; then
+		# shellcheck disable=SC2016
+		unshare --mount --propagation private -- /bin/sh -c \
+			'r=$1; shift; mount -t proc proc "$r/proc" || exit 125; exec chroot "$r" "$@"' \
+			in_chroot "$root" "${env[@]}" "$@"
+		return
+	fi
+	if ! mountpoint -q "$root/proc"; then
+		mount -t proc proc "$root/proc" && mounted=1
+	fi
+	chroot "$root" "${env[@]}" "$@" || rc=$?
+	if [ $mounted = 1 ]; then
+		umount "$root/proc" 2>/dev/null || umount -l "$root/proc" 2>/dev/null || true
+	fi
+	return $rc
+}
+
+# The files that make up the module source tree (what DKMS and the matrix
+# build copy).
+module_sources() {
+	(cd "$PADLOCK_TOP" && for f in Kbuild Makefile VERSION dkms.conf; do
+		[ -e "$f" ] && echo "$f"
+	 done
+	 find include drivers -type f \( -name '*.c' -o -name '*.h' \) | sort)
+}
+
+# What ships (make dkms-install, the padlock-dkms package): the module
+# sources without the simulator and the test modules, which only the test
+# builds need (DKMS builds with PADLOCK_SIM=n).
+dkms_sources() {
+	module_sources | grep -v -E '^drivers/(sim|test)/'
+}
