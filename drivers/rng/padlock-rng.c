@@ -43,7 +43,7 @@
  *
  * The entropy credit (quality=, per mille of 1024) defaults to a token 1:
  * the data is mixed into the kernel's pool but hardly credited, because
- * the RNG cannot be audited (README: "Trusting the PadLock RNG").
+ * the RNG cannot be audited (docs/rng.md).
  *
  * On C3/C7 (family 6, model < 0x0f) the RNG is configured through MSR
  * 0x110B; Nano and Zhaoxin have no such MSR and report the RNG enabled in

@@ -87,9 +87,8 @@ fi
 # script that records the request and execs insmod of our module.  The
 # request comes from rtnetlink ("rtnl-link-KIND" for an unknown link type):
 # the same kernel path, taken for any unknown name on every kernel of the
-# matrix (AF_ALG binding a name nothing has, "padlock-load-probe", made
-# 7.2 ask for "crypto-padlock-load-probe" but 7.3 ask for nothing; seen
-# 24 November 2026).  Where the unit is
+# matrix (AF_ALG binding a name nothing has makes 7.2 ask for
+# "crypto-NAME" but 7.3 ask for nothing).  Where the unit is
 # missing the module must refuse with ENODEV and no log line: a machine
 # without PadLock gets such loads several times per boot.
 probe_dir=$(mktemp -d)

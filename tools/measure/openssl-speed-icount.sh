@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of the model's validation (issue 16 part 2, docs/performance.md
+# Guest side of the cost model's validation (docs/performance.md
 # section 5): OpenSSL's `speed` for AES-128 ECB and CBC, software and through
 # OpenSSL's padlock engine, one size at a time, with padlock-sim's cost file
 # read around every run.  Meant for a guest booted with

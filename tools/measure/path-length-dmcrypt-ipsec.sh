@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Software path length per dm-crypt 4 KiB sector and per IPsec packet
-# (issue 16, docs/performance.md section 3).  Runs in a guest booted with
+# (docs/performance.md section 3).  Runs in a guest booted with
 #   tools/testing/vm/run --icount --sim-args interrupt_rate=0 -- bash tools/measure/path-length-dmcrypt-ipsec.sh
 # where guest time is executed instructions.  For each driver it reads
 # padlock-sim's cost file around the workload and prints per sector (or

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest time and simulator's share per IPsec packet (issue 16).
+"""Guest time and simulator's share per IPsec packet.
 
 Called by tools/measure/path-length-dmcrypt-ipsec.sh once the ESP SAs between the
 network namespaces pl-a (10.77.1.1) and pl-b (10.77.1.2) are up.  This

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Software path length per AF_ALG request (issue 16, docs/performance.md).
+"""Software path length per AF_ALG request (docs/performance.md).
 
 Runs in a guest booted with `tools/testing/vm/run --icount`, where guest time is
 executed instructions (1 ns each).  For each driver of ecb(aes) it sends N

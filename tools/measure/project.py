@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Project measured path lengths onto PadLock silicon (issue 16 part 2).
+"""Project measured path lengths onto PadLock silicon.
 
 The measurement (under `tools/testing/vm/run --icount`, where guest time counts
 executed instructions) gives, per call, the guest instructions, the
