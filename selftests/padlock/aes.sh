@@ -103,16 +103,19 @@ aes_cipher_resolved() {
 	modprobe -q dm_crypt 2>/dev/null
 	before=$(aes_cipher_refcnts)
 	# the zero device by major:minor: no udev makes /dev/mapper nodes here
-	dmsetup create pl-essiv-zero --table "0 8 zero" 2>/dev/null &&
-	dmsetup create pl-essiv --table "0 8 crypt aes-cbc-essiv:sha256 $(printf '%064d' 0) 0 $(dmsetup info -c --noheadings -o major,minor pl-essiv-zero | tr -d ' ') 0" 2>/dev/null
+	dmsetup create --noudevsync pl-essiv-zero --table "0 8 zero" 2>/dev/null &&
+	dmsetup create --noudevsync pl-essiv --table "0 8 crypt aes-cbc-essiv:sha256 $(printf '%064d' 0) 0 $(dmsetup info -c --noheadings -o major,minor pl-essiv-zero | tr -d ' ') 0" 2>/dev/null
 	after=$(aes_cipher_refcnts)
-	dmsetup remove pl-essiv 2>/dev/null
-	dmsetup remove pl-essiv-zero 2>/dev/null
+	dmsetup remove --noudevsync pl-essiv 2>/dev/null
+	dmsetup remove --noudevsync pl-essiv-zero 2>/dev/null
 	join -a 2 -e 0 -o '0,1.2,2.2' <(echo "$before") <(echo "$after") |
 		awk '$3 > $2 { print $1 }' | paste -sd' '
 }
-modprobe -q aesni_intel 2>/dev/null
-if aes_unload && aes_load_ours priority=0; then
+# Where it proves something at the small scale: every CPU with AES-NI, and
+# the newest kernel without (a reload and a mapping: about 10 s)
+if ! grep -qw aes /proc/cpuinfo && [ "$PADLOCK_SCALE" != long ] && [ "$PADLOCK_KERNEL" != 7.3 ]; then
+	ktap_skip "single-block aes resolution" "runs on AES-NI profiles and on 7.3 (PADLOCK_SCALE=long: everywhere)"
+elif modprobe -q aesni_intel 2>/dev/null; aes_unload && aes_load_ours priority=0; then
 	got=$(aes_cipher_resolved)
 	if grep -qw aes /proc/cpuinfo; then
 		want="the kernel's AES-NI cipher"
