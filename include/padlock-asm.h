@@ -60,7 +60,11 @@
 #define PADLOCK_RELOAD_END	""
 #endif
 
-/* Encodings (docs/hardware.md 1.1).  The F3 byte is part of the opcode, not a REP. */
+/*
+ * Encodings (docs/hardware.md 1.1).  The F3 byte is part of the opcode, not a
+ * REP.  No driver issues REP XSTORE (padlock-rng.c says why); its encoding
+ * is here for the test instruments only.
+ */
 #define PADLOCK_OP_XSTORE	".byte 0x0f,0xa7,0xc0"
 #define PADLOCK_OP_REP_XSTORE	".byte 0xf3,0x0f,0xa7,0xc0"
 #define PADLOCK_OP_XCRYPT_ECB	".byte 0xf3,0x0f,0xa7,0xc8"
@@ -84,9 +88,8 @@ struct padlock_cword {
 	u32 reserved[3];
 } __aligned(PADLOCK_ALIGN);
 
-#define PADLOCK_CW_ROUNDS_MASK	0x00fU	/* 10, 12, 14 */
+/* bits 3:0 rounds (10, 12, 14); bit 8 (intermediate results) stays 0 */
 #define PADLOCK_CW_KEYGEN_SW	0x080U	/* rBX points at a software schedule */
-#define PADLOCK_CW_INTERM	0x100U	/* never used */
 #define PADLOCK_CW_DECRYPT	0x200U
 #define PADLOCK_CW_KSIZE_SHIFT	10	/* 0: 128, 1: 192, 2: 256 bits */
 
@@ -205,25 +208,6 @@ static __always_inline u32 padlock_xstore(void *dst, unsigned long chunk)
 	asm volatile(PADLOCK_OP_XSTORE
 		     : "=a" (status), "+D" (dst), "+d" (chunk)
 		     : : "memory", "cc");
-	return status;
-}
-
-/*
- * REP XSTORE: stores rCX bytes at rDI with rDX[1:0] selecting the chunk
- * size; rDI advances, rCX counts down, rDX may change; the status word of
- * the last store is returned in EAX.  May write up to 7 bytes past the
- * requested count: the buffer needs that slack.  *remaining receives rCX.
- */
-static __always_inline u32 padlock_rep_xstore(void *dst, unsigned long count,
-					      unsigned long chunk,
-					      unsigned long *remaining)
-{
-	u32 status;
-
-	asm volatile(PADLOCK_OP_REP_XSTORE
-		     : "=a" (status), "+D" (dst), "+c" (count), "+d" (chunk)
-		     : : "memory", "cc");
-	*remaining = count;
 	return status;
 }
 

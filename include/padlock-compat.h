@@ -92,6 +92,21 @@
 #endif
 
 /*
+ * 7.0: the kernel's single-block "aes" is "aes-lib" (priority 100), a
+ * wrapper around the AES library, which runs on AES-NI where the CPU has
+ * it; the "aes-aesni" cipher (priority 300) is gone.  Before, "aes-aesni"
+ * was the AES-NI one and "aes-generic" (100) the C one.  padlock-aes ranks
+ * its single-block "aes" below whichever runs on AES-NI (padlock-cpu.h).
+ * Kbuild probes include/crypto/aes.h for the library's prepared-key API of
+ * that rework (PADLOCK_HAVE_AES_PREPARED_KEYS).
+ */
+#ifdef PADLOCK_HAVE_AES_PREPARED_KEYS
+#define PADLOCK_KERNEL_AES_AESNI_PRIORITY	100
+#else
+#define PADLOCK_KERNEL_AES_AESNI_PRIORITY	300
+#endif
+
+/*
  * ~6.17: shash ->export_core()/->import_core(), the state without the
  * partial block.  The hmac template only accepts hashes that have them
  * (Kbuild probes include/crypto/hash.h: PADLOCK_HAVE_SHASH_EXPORT_CORE).

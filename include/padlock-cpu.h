@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CPU feature helpers shared by the PadLock drivers (not by padlock-sim,
- * which has its own model of the CPU).
+ * CPU feature helpers shared by the PadLock drivers.
  *
  * Every PadLock unit has a "present" and an "enabled" CPUID bit (leaf
  * 0xC0000001 EDX, kernel capability word 5); a unit is usable only when
@@ -25,8 +24,7 @@
 
 #include <linux/types.h>
 #include <linux/printk.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
+#include <linux/errno.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 
@@ -52,38 +50,23 @@ PADLOCK_CPU_HAS_UNIT(phe2, PADLOCK_FEATURE_PHE2, PADLOCK_FEATURE_PHE2_EN)
 PADLOCK_CPU_HAS_UNIT(rng, X86_FEATURE_XSTORE, X86_FEATURE_XSTORE_EN)
 
 /*
- * Whether the kernel itself started this module load.  When the crypto API
- * lacks an algorithm (dm-crypt asking for "xts(aes)", the encrypted-keys code
- * for "cbc(aes)" at boot), it runs modprobe for "crypto-NAME" from one of its
- * own threads (request_module() -> call_usermodehelper()), and modprobe loads
- * every module carrying that alias: ours, on any x86 machine, several times
- * per boot (four on Debian 6.1 opening a LUKS root).  The parent of the
- * process that runs our init is then a kernel thread; after udev, a script
- * or a person ran modprobe or insmod it is a user process.
+ * A driver whose unit is not usable refuses with -ENODEV.  Where the CPU
+ * lacks the unit (its "present" bit is clear: every non-VIA/Zhaoxin CPU)
+ * the refusal is silent, as the kernel's own CPU-instruction drivers are:
+ * the x86cpu modalias keeps udev from loading us there, and the crypto
+ * API's module requests ("crypto-xts(aes)", ...) load every module with a
+ * matching alias, on any x86 machine.  A unit that is present but disabled
+ * (present bit without enabled bit: switched off by the firmware) gets one
+ * line, since that machine has PadLock and its owner may wonder why it is
+ * not used.
  */
-static inline bool padlock_cpu_kernel_probe(void)
+static inline int padlock_cpu_refuse(unsigned int present, const char *unit)
 {
-	bool kthread;
-
-	rcu_read_lock();
-	kthread = rcu_dereference(current->real_parent)->flags & PF_KTHREAD;
-	rcu_read_unlock();
-	return kthread;
+	if (boot_cpu_has(present))
+		pr_info("PadLock %s unit present but disabled (CPUID 0xC0000001 EDX): not registering\n",
+			unit);
+	return -ENODEV;
 }
-
-/*
- * A driver whose unit is missing or disabled refuses with -ENODEV and one
- * line saying so, except on the crypto API's probes above, where the
- * refusal is expected and silent (as the in-tree drivers and aesni are
- * silent on CPUs without their unit): udev's load from the CPU modalias
- * (a VIA/Zhaoxin CPU whose unit is present but disabled) or a person's
- * modprobe/insmod gets the line, the probes do not repeat it.
- */
-#define padlock_cpu_no_unit(unit)					\
-do {									\
-	if (!padlock_cpu_kernel_probe())				\
-		pr_info("no VIA/Zhaoxin PadLock " unit " unit on this CPU, or it is disabled\n"); \
-} while (0)
 
 /* AES-NI (CPUID 1 ECX bit 25): Zhaoxin parts have it next to PadLock ACE. */
 static inline bool padlock_cpu_has_aesni(void)
@@ -169,17 +152,21 @@ static inline unsigned int padlock_cpu_cbc_fetch_blocks(void)
 }
 
 /*
- * Crypto priority of padlock-aes's skciphers (the single-block "aes" gets
- * 100 less).  Without AES-NI: 450, above every other AES driver (aesni
- * 400/401 never loads there, software ones are 100-300), so the kernel
- * picks PadLock.  On a CPU that also has AES-NI (Zhaoxin): 350, below the
- * aesni drivers (skciphers 400, xts 401, aes-aesni 300) and above every
- * software one, so the kernel prefers AES-NI, as OpenSSL and libgcrypt do
- * there; no published measurement shows PadLock ahead of AES-NI on those
- * parts.  The "priority" module parameter (> 0) overrides either.
+ * Crypto priority of padlock-aes's skciphers.  Without AES-NI: 450, above
+ * every other AES driver (aesni 400/401 never loads there, software ones
+ * are 100-300), so the kernel picks PadLock; the single-block "aes" gets
+ * 350.  On a CPU that also has AES-NI (Zhaoxin): 350, below the aesni
+ * skciphers (400, xts 401) and above every software one, so the kernel
+ * prefers AES-NI, as OpenSSL and libgcrypt do there; no published
+ * measurement shows PadLock ahead of AES-NI on those parts.  The
+ * single-block "aes" then goes 50 below the kernel's own AES-NI-backed
+ * cipher (PADLOCK_KERNEL_AES_AESNI_PRIORITY: "aes-aesni", or from 7.0 on
+ * "aes-lib" on the AES library).  The "priority" module parameter (> 0)
+ * sets the skciphers' priority; the single-block "aes" gets 100 less.
  */
 #define PADLOCK_AES_PRIORITY		450
 #define PADLOCK_AES_PRIORITY_AESNI	350
+#define PADLOCK_AES_CIPHER_BELOW_AESNI	50
 
 static inline int padlock_cpu_aes_priority(int param)
 {
@@ -187,9 +174,19 @@ static inline int padlock_cpu_aes_priority(int param)
 		return param;
 	if (!padlock_cpu_has_aesni())
 		return PADLOCK_AES_PRIORITY;
-	pr_info("CPU also has AES-NI: priority %d, below aesni's 400, so the kernel prefers AES-NI (priority=%d prefers PadLock)\n",
-		PADLOCK_AES_PRIORITY_AESNI, PADLOCK_AES_PRIORITY);
+	pr_info("CPU also has AES-NI: priority %d (aes %d), below the kernel's AES-NI drivers, so the kernel prefers AES-NI (priority=%d prefers PadLock)\n",
+		PADLOCK_AES_PRIORITY_AESNI,
+		PADLOCK_KERNEL_AES_AESNI_PRIORITY - PADLOCK_AES_CIPHER_BELOW_AESNI,
+		PADLOCK_AES_PRIORITY);
 	return PADLOCK_AES_PRIORITY_AESNI;
+}
+
+/* The single-block "aes" for a skcipher priority of @prio (see above). */
+static inline int padlock_cpu_aes_cipher_priority(int param, int prio)
+{
+	if (param <= 0 && padlock_cpu_has_aesni())
+		return PADLOCK_KERNEL_AES_AESNI_PRIORITY - PADLOCK_AES_CIPHER_BELOW_AESNI;
+	return prio > 100 ? prio - 100 : 1;
 }
 
 #endif /* PADLOCK_CPU_H */

@@ -34,7 +34,7 @@
 static int priority;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto priority of the skciphers (the single-block aes gets 100 less); 0 = 450, or 350 (below aesni) when the CPU also has AES-NI");
+		 "crypto priority of the skciphers (the single-block aes gets 100 less); 0 = 450, or 350 (below aesni, and aes below the kernel's AES-NI cipher) when the CPU also has AES-NI");
 
 /*
  * The engine may read up to 256 bytes of key schedule (docs/hardware.md 1.4), and
@@ -46,9 +46,7 @@ struct padlock_aes_key {
 	u32 e[PADLOCK_AES_KEY_WORDS] __aligned(PADLOCK_ALIGN);	/* raw key or enc schedule */
 	u32 d[PADLOCK_AES_KEY_WORDS] __aligned(PADLOCK_ALIGN);	/* dec schedule (192/256) */
 	struct padlock_cword cw_enc;
-	struct padlock_cword cw_dec;
-	/* CFB decryption: decrypt direction, but the encryption schedule */
-	struct padlock_cword cw_fbdec;
+	struct padlock_cword cw_dec;	/* also CFB decryption, with the enc schedule */
 	unsigned int keylen;
 };
 
@@ -128,7 +126,6 @@ static int padlock_aes_setkey(struct padlock_aes_key *k, const u8 *key, unsigned
 	}
 	k->cw_enc.word = w;
 	k->cw_dec.word = w | PADLOCK_CW_DECRYPT;
-	k->cw_fbdec.word = w | PADLOCK_CW_DECRYPT;
 	k->keylen = len;
 	return 0;
 }
@@ -205,9 +202,7 @@ static unsigned int padlock_aes_fetch_blocks(enum padlock_aes_mode mode)
  * The slow path of padlock_aes_run(): the first n - rem blocks in place,
  * the last @rem through an aligned stack window.  Not inlined, so that only
  * this path carries the bounce buffer: a kernel built with
- * CONFIG_INIT_STACK_ALL_ZERO (Debian's) clears every on-stack array on
- * each call: 271 bytes here, which made every request of the common path
- * about 70-240 instructions longer (docs/performance.md 3.5).
+ * CONFIG_INIT_STACK_ALL_ZERO clears every on-stack array on each call.
  */
 static noinline void padlock_aes_run_bounced(enum padlock_aes_mode mode,
 					     const struct padlock_cword *cw,
@@ -470,7 +465,7 @@ static int padlock_aes_fb_crypt(struct skcipher_request *req, enum padlock_aes_m
 	struct padlock_aes_key *k = padlock_aes_skcipher_key(crypto_skcipher_reqtfm(req));
 	/* CFB/OFB use the encryption schedule; OFB always encrypts (1.4). */
 	const struct padlock_cword *cw = enc || mode == PADLOCK_AES_OFB ?
-					 &k->cw_enc : &k->cw_fbdec;
+					 &k->cw_enc : &k->cw_dec;
 	struct skcipher_walk walk;
 	unsigned int nbytes;
 	int err;
@@ -714,10 +709,8 @@ static int __init padlock_aes_mod_init(void)
 {
 	int prio, i, err;
 
-	if (!x86_match_cpu(padlock_aes_ids) || !padlock_cpu_has_ace()) {
-		padlock_cpu_no_unit("ACE (xcrypt)");
-		return -ENODEV;
-	}
+	if (!x86_match_cpu(padlock_aes_ids) || !padlock_cpu_has_ace())
+		return padlock_cpu_refuse(X86_FEATURE_XCRYPT, "ACE (xcrypt)");
 
 	padlock_aes_ecb_fetch = padlock_cpu_ecb_fetch_blocks();
 	padlock_aes_cbc_fetch = padlock_cpu_cbc_fetch_blocks();
@@ -729,7 +722,7 @@ static int __init padlock_aes_mod_init(void)
 	padlock_aes_hw_ctr = padlock_cpu_ctr_sound();
 	prio = padlock_cpu_aes_priority(priority);
 
-	padlock_aes_cipher_alg.cra_priority = prio > 100 ? prio - 100 : 1;
+	padlock_aes_cipher_alg.cra_priority = padlock_cpu_aes_cipher_priority(priority, prio);
 	for (i = 0; i < ARRAY_SIZE(padlock_aes_skciphers); i++)
 		padlock_aes_skciphers[i].base.cra_priority = prio;
 
@@ -741,9 +734,9 @@ static int __init padlock_aes_mod_init(void)
 		crypto_unregister_alg(&padlock_aes_cipher_alg);
 		return err;
 	}
-	pr_info("PadLock ACE: aes ecb cbc ctr(%s) xts%s, priority %d, fetch ECB %u/CBC %u blocks%s\n",
+	pr_info("PadLock ACE: aes ecb cbc ctr(%s) xts%s, priority %d (aes %d), fetch ECB %u/CBC %u blocks%s\n",
 		padlock_aes_hw_ctr ? "ACE2" : "via ECB",
-		PADLOCK_AES_FB_NAMES, prio,
+		PADLOCK_AES_FB_NAMES, prio, padlock_aes_cipher_alg.cra_priority,
 		padlock_aes_ecb_fetch, padlock_aes_cbc_fetch,
 		padlock_cpu_nano_stepping2() ? " (Nano stepping 2 prefetch erratum)" : "");
 	return 0;

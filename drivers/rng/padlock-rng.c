@@ -4,12 +4,12 @@
  * (XSTORE, hardware.md 1.8 and 6).
  *
  * Every XSTORE goes to an on-stack buffer with 8 bytes of slack (the engine
- * may write up to 7 bytes past its store).  The status word it returns (a
- * copy of the RNG configuration/status MSR) is checked every time: RNG
- * enabled (bit 6), raw bits off (bit 13, i.e. whitening on), DC bias zero
- * (bits 12:10), string filter not failed (bit 15), and the byte count of
- * the store (bits 4:0) as asked: 1 for rDX = 3.  A bad status returns no
- * data at all (-EIO), logs (rate-limited) and counts the failure in
+ * may write up to 7 bytes past its store).  The status word it returns is
+ * checked every time: RNG enabled (bit 6, C3/C7 only: see below), raw
+ * bits off (bit 13, i.e. whitening on), DC bias zero (bits 12:10), string
+ * filter not failed (bit 15), and the byte count of the store (bits 4:0)
+ * as asked: 1 for rDX = 3.  A bad status returns no data at all (-EIO),
+ * logs (rate-limited) and counts the failure in
  * /sys/module/padlock_rng/parameters/failures.  Unwhitened output is never
  * handed out.
  *
@@ -21,8 +21,7 @@
  * do gets it out.  Checking with XSTORE first that data flows does not
  * help: a reader spends most of its time inside the REP XSTORE, waiting
  * for the RNG's bytes, so an RNG that dies at an arbitrary moment most
- * likely dies right there (padlock-sim's rng_stall and rng_delay show it
- * with a continuous reader such as the 5.10 hw_random fill thread).  Plain
+ * likely dies right there.  Plain
  * XSTORE returns at once, with a byte count of 0 when the RNG has no data
  * yet; at rDX = 3 it stores one random byte per instruction, as the
  * in-tree via-rng does.
@@ -46,9 +45,10 @@
  * the RNG cannot be audited (docs/rng.md).
  *
  * On C3/C7 (family 6, model < 0x0f) the RNG is configured through MSR
- * 0x110B; Nano and Zhaoxin have no such MSR and report the RNG enabled in
- * CPUID.  The enable is verified from the status word of a first XSTORE,
- * which is a copy of that MSR, not by reading the MSR back.
+ * 0x110B, on every CPU; the enable is verified from the status word of a
+ * first XSTORE, which is a copy of that MSR, and again on every read.
+ * Nano and Zhaoxin have no such MSR and report the RNG enabled in CPUID;
+ * their status word's bit 6 is not relied on.
  */
 
 #include <linux/module.h>
@@ -59,6 +59,7 @@
 #include <linux/sched/signal.h>
 #include <linux/kthread.h>
 #include <linux/string.h>
+#include <linux/cpuhotplug.h>
 #include <asm/cpu_device_id.h>
 #include <asm/msr.h>
 
@@ -108,13 +109,22 @@ MODULE_PARM_DESC(nodata, "XSTOREs that found no data yet (byte count 0), retried
 /* Set while the module is going away: readers stop waiting. */
 static bool padlock_rng_dying;
 
+/*
+ * Whether the status word carries the RNG enable (bit 6): on C3/C7 it is a
+ * copy of MSR 0x110B, and a clear bit 6 means the RNG is off.  Nano and
+ * Zhaoxin have no such MSR; nothing public says what bit 6 of their status
+ * word holds (via-rng and OpenSSL never look at it), and CPUID's enabled
+ * bit says the RNG is on (docs/hardware.md 1.8).
+ */
+static bool padlock_rng_status_enable __read_mostly;
+
 enum padlock_rng_result { PADLOCK_RNG_OK, PADLOCK_RNG_EMPTY, PADLOCK_RNG_BAD };
 
 static enum padlock_rng_result padlock_rng_check(u32 status)
 {
 	u32 count = status & PADLOCK_RNG_ST_COUNT;
 
-	if (!(status & PADLOCK_RNG_ST_ENABLE) ||
+	if ((padlock_rng_status_enable && !(status & PADLOCK_RNG_ST_ENABLE)) ||
 	    (status & (PADLOCK_RNG_ST_BIAS | PADLOCK_RNG_ST_RAWBITS | PADLOCK_RNG_ST_SF_FAIL)))
 		return PADLOCK_RNG_BAD;
 	/* count 0: the store found no data yet */
@@ -208,31 +218,32 @@ static struct hwrng padlock_rng = {
 };
 
 /*
- * C3/C7: MSR 0x110B holds the RNG configuration.  Enable the RNG and its
- * noise source(s), switch raw bits, the string filter and the DC bias off.
- * Nehemiah from stepping 8 and Esther (model >= 10) have a second noise
- * source.
+ * C3/C7: MSR 0x110B holds the RNG configuration of its CPU.  Enable the RNG
+ * and its noise source(s), switch raw bits, the string filter and the DC
+ * bias off.  Nehemiah from stepping 8 and Esther (model >= 10) have a
+ * second noise source.  Run on every CPU as it comes online (and on those
+ * online now), by the hotplug thread bound to that CPU, so the read and
+ * the write reach the same CPU's MSR; a reader may run on any of them.
  */
-static int padlock_rng_setup_msr(void)
+static int padlock_rng_setup_msr(unsigned int cpu)
 {
 	struct cpuinfo_x86 *c = &boot_cpu_data;
 	u32 lo, hi;
 
 	if (rdmsr_safe(PADLOCK_RNG_MSR, &lo, &hi))
-		goto fail;
+		return -ENODEV;
 	lo &= ~(PADLOCK_RNG_ST_COUNT | PADLOCK_RNG_ST_BIAS | PADLOCK_RNG_ST_RAWBITS |
 		PADLOCK_RNG_ST_SF_ENABLE | PADLOCK_RNG_ST_SF_FAIL | PADLOCK_RNG_ST_SF_COUNT);
 	lo |= PADLOCK_RNG_ST_ENABLE | PADLOCK_RNG_ST_NOISE1;
 	if (c->x86_model >= 10 || (c->x86_model == 9 && c->x86_stepping > 7))
 		lo |= PADLOCK_RNG_ST_NOISE2;
 	if (wrmsr_safe(PADLOCK_RNG_MSR, lo, hi))
-		goto fail;
+		return -ENODEV;
 	return 0;
-fail:
-	pr_info("cannot configure the RNG through MSR 0x%x: not registering\n",
-		PADLOCK_RNG_MSR);
-	return -ENODEV;
 }
+
+/* The hotplug state of padlock_rng_setup_msr() (C3/C7), or 0. */
+static int padlock_rng_cpuhp;
 
 static const struct x86_cpu_id padlock_rng_ids[] = {
 	X86_MATCH_FEATURE(X86_FEATURE_XSTORE, NULL),
@@ -242,44 +253,54 @@ MODULE_DEVICE_TABLE(x86cpu, padlock_rng_ids);
 
 static int __init padlock_rng_mod_init(void)
 {
-	struct cpuinfo_x86 *c = &boot_cpu_data;
 	u8 raw[PADLOCK_RNG_STORE + PADLOCK_RNG_SLACK];
-	bool old_via = c->x86 == 6 && c->x86_model < 0x0f;
+	bool old_via = padlock_cpu_is_via_c3_c7();
 	u32 status;
 	int err;
 
+	/* C3/C7: the driver enables the RNG itself, through the MSR */
 	if (!x86_match_cpu(padlock_rng_ids) ||
-	    (!old_via && !padlock_cpu_has_rng())) {
-		padlock_cpu_no_unit("RNG (xstore)");
-		return -ENODEV;
-	}
+	    (!old_via && !padlock_cpu_has_rng()))
+		return padlock_cpu_refuse(X86_FEATURE_XSTORE, "RNG (xstore)");
 	if (old_via) {
-		err = padlock_rng_setup_msr();
-		if (err)
-			return err;
-	}
+		err = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "crypto/padlock-rng:online",
+					padlock_rng_setup_msr, NULL);
+		if (err < 0) {
+			pr_info("cannot configure the RNG through MSR 0x%x: not registering\n",
+				PADLOCK_RNG_MSR);
+			return -ENODEV;
+		}
+		padlock_rng_cpuhp = err;
 
-	/*
-	 * The status word is a copy of the RNG MSR: check the enable there
-	 * (XSTORE returns it even when the RNG has no data).
-	 */
-	status = padlock_rng_poll(raw);
-	memzero_explicit(raw, sizeof(raw));
-	if (!(status & PADLOCK_RNG_ST_ENABLE)) {
-		pr_info("RNG is not enabled (status 0x%08x): not registering\n",
-			status);
-		return -ENODEV;
+		/*
+		 * Here the status word is a copy of that MSR: check the
+		 * enable (XSTORE returns it even when the RNG has no data).
+		 */
+		padlock_rng_status_enable = true;
+		status = padlock_rng_poll(raw);
+		memzero_explicit(raw, sizeof(raw));
+		if (!(status & PADLOCK_RNG_ST_ENABLE)) {
+			pr_info("RNG is not enabled (status 0x%08x): not registering\n",
+				status);
+			err = -ENODEV;
+			goto out_cpuhp;
+		}
 	}
 
 	padlock_rng.quality = clamp_t(unsigned short, quality, 1, 1024);
 	err = hwrng_register(&padlock_rng);
 	if (err) {
 		pr_err("hwrng_register failed: %d\n", err);
-		return err;
+		goto out_cpuhp;
 	}
 	pr_info("hwrng \"padlock\" registered (XSTORE, quality %u/1024)\n",
 		padlock_rng.quality);
 	return 0;
+
+out_cpuhp:
+	if (padlock_rng_cpuhp)
+		cpuhp_remove_state_nocalls(padlock_rng_cpuhp);
+	return err;
 }
 
 static void __exit padlock_rng_mod_exit(void)
@@ -287,6 +308,8 @@ static void __exit padlock_rng_mod_exit(void)
 	/* readers waiting for a stalled RNG give up at their next poll */
 	WRITE_ONCE(padlock_rng_dying, true);
 	hwrng_unregister(&padlock_rng);
+	if (padlock_rng_cpuhp)
+		cpuhp_remove_state_nocalls(padlock_rng_cpuhp);
 }
 
 module_init(padlock_rng_mod_init);

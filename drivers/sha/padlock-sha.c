@@ -735,10 +735,8 @@ static int __init padlock_sha_mod_init(void)
 	bool phe2;
 	int i, err;
 
-	if (!x86_match_cpu(padlock_sha_ids) || !padlock_cpu_has_phe()) {
-		padlock_cpu_no_unit("PHE (xsha)");
-		return -ENODEV;
-	}
+	if (!x86_match_cpu(padlock_sha_ids) || !padlock_cpu_has_phe())
+		return padlock_cpu_refuse(X86_FEATURE_PHE, "PHE (xsha)");
 
 	if (padlock_cpu_is_zhaoxin())
 		padlock_sha_mode = PADLOCK_SHA_ZHAOXIN;

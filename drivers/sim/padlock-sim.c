@@ -139,6 +139,38 @@ bool sim_rng_disabled;
 module_param_named(rng_disabled, sim_rng_disabled, bool, 0644);
 MODULE_PARM_DESC(rng_disabled, "RNG disabled (status bit 6 clear, nothing stored)");
 
+/*
+ * Units that are present but disabled, as firmware can leave them: CPUID
+ * 0xC0000001 EDX has the unit's "present" bit without its "enabled" bit
+ * (docs/hardware.md 3.1).  A SIM_HAS_* mask; changing it at run time
+ * updates the capability bits.  A disabled ACE or PHE does not execute
+ * (a violation, invalid opcode); a disabled RNG executes XSTORE with
+ * status bit 6 clear and stores nothing, as rng_disabled.
+ */
+unsigned int sim_units_disabled;
+static void sim_apply_enable_bits(void);
+
+static int units_disabled_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err)
+		return err;
+	WRITE_ONCE(sim_units_disabled, v);
+	if (sim_prof)
+		sim_apply_enable_bits();
+	return 0;
+}
+
+static const struct kernel_param_ops units_disabled_ops = {
+	.set = units_disabled_set,
+	.get = param_get_uint,
+};
+module_param_cb(units_disabled, &units_disabled_ops, &sim_units_disabled, 0644);
+MODULE_PARM_DESC(units_disabled,
+		 "units present but disabled (CPUID present bit without enabled bit), mask: 1 rng, 2 ace, 4 ace2, 8 phe, 32 phe2");
+
 /* ---- counters, random numbers -------------------------------------------- */
 
 DEFINE_PER_CPU(struct sim_cpu_stats, sim_stats);
@@ -418,6 +450,11 @@ static int sim_trap(struct pt_regs *regs, bool user, enum sim_op *opp)
 			      ops[op].name, sim_prof->name);
 		return NOTIFY_DONE;
 	}
+	if (ops[op].needs & READ_ONCE(sim_units_disabled) & ~SIM_HAS_RNG) {
+		sim_violation(regs, "%s: its unit is disabled (units_disabled)",
+			      ops[op].name);
+		return NOTIFY_DONE;
+	}
 
 	/* a page is not present: re-executed once it is faulted in */
 	if (user && !sim_user_ready_op(regs, op))
@@ -541,17 +578,18 @@ static struct notifier_block sim_die_nb = {
 static const struct {
 	u32 unit;
 	unsigned int bit;
+	bool enable;	/* the "enabled" bit of the pair */
 } cap_bits[] = {
-	{ SIM_HAS_RNG, X86_FEATURE_XSTORE },
-	{ SIM_HAS_RNG, X86_FEATURE_XSTORE_EN },
-	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT },
-	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT_EN },
-	{ SIM_HAS_ACE2, X86_FEATURE_ACE2 },
-	{ SIM_HAS_ACE2, X86_FEATURE_ACE2_EN },
-	{ SIM_HAS_PHE, X86_FEATURE_PHE },
-	{ SIM_HAS_PHE, X86_FEATURE_PHE_EN },
-	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2 },
-	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2_EN },
+	{ SIM_HAS_RNG, X86_FEATURE_XSTORE, false },
+	{ SIM_HAS_RNG, X86_FEATURE_XSTORE_EN, true },
+	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT, false },
+	{ SIM_HAS_ACE, X86_FEATURE_XCRYPT_EN, true },
+	{ SIM_HAS_ACE2, X86_FEATURE_ACE2, false },
+	{ SIM_HAS_ACE2, X86_FEATURE_ACE2_EN, true },
+	{ SIM_HAS_PHE, X86_FEATURE_PHE, false },
+	{ SIM_HAS_PHE, X86_FEATURE_PHE_EN, true },
+	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2, false },
+	{ SIM_HAS_PHE2, SIM_FEATURE_PHE2_EN, true },
 };
 
 static DECLARE_BITMAP(caps_set, ARRAY_SIZE(cap_bits));
@@ -561,10 +599,30 @@ static unsigned long *cap_words(struct cpuinfo_x86 *c)
 	return (unsigned long *)c->x86_capability;
 }
 
+static void sim_cap_bit(unsigned int bit, bool on)
+{
+	int cpu;
+
+	if (on) {
+		set_bit(bit, cap_words(&boot_cpu_data));
+		for_each_online_cpu(cpu)
+			set_bit(bit, cap_words(&cpu_data(cpu)));
+	} else {
+		clear_bit(bit, cap_words(&boot_cpu_data));
+		for_each_possible_cpu(cpu)
+			clear_bit(bit, cap_words(&cpu_data(cpu)));
+	}
+}
+
+static bool sim_cap_wanted(unsigned int i)
+{
+	return !cap_bits[i].enable ||
+	       !(cap_bits[i].unit & READ_ONCE(sim_units_disabled));
+}
+
 static void sim_set_caps(void)
 {
 	unsigned int i;
-	int cpu;
 
 	for (i = 0; i < ARRAY_SIZE(cap_bits); i++) {
 		if (!(sim_prof->features & cap_bits[i].unit))
@@ -572,22 +630,27 @@ static void sim_set_caps(void)
 		if (test_bit(cap_bits[i].bit, cap_words(&boot_cpu_data)))
 			continue;	/* not ours to clear later */
 		__set_bit(i, caps_set);
-		set_bit(cap_bits[i].bit, cap_words(&boot_cpu_data));
-		for_each_online_cpu(cpu)
-			set_bit(cap_bits[i].bit, cap_words(&cpu_data(cpu)));
+		if (sim_cap_wanted(i))
+			sim_cap_bit(cap_bits[i].bit, true);
 	}
+}
+
+/* units_disabled changed: the enabled bits of our units follow it */
+static void sim_apply_enable_bits(void)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, caps_set, ARRAY_SIZE(cap_bits))
+		if (cap_bits[i].enable)
+			sim_cap_bit(cap_bits[i].bit, sim_cap_wanted(i));
 }
 
 static void sim_clear_caps(void)
 {
 	unsigned int i;
-	int cpu;
 
-	for_each_set_bit(i, caps_set, ARRAY_SIZE(cap_bits)) {
-		clear_bit(cap_bits[i].bit, cap_words(&boot_cpu_data));
-		for_each_possible_cpu(cpu)
-			clear_bit(cap_bits[i].bit, cap_words(&cpu_data(cpu)));
-	}
+	for_each_set_bit(i, caps_set, ARRAY_SIZE(cap_bits))
+		sim_cap_bit(cap_bits[i].bit, false);
 }
 
 static int sim_check_cpu(void)

@@ -25,33 +25,42 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/sched.h>
-#include <linux/spinlock.h>
+#include <linux/hash.h>
 #include "sim.h"
 
 DEFINE_PER_CPU(bool, sim_popf_seen);
 
-/* Tasks with a watched popf since their last xcrypt (a small hash by pid). */
+/*
+ * Tasks with a watched popf since their last xcrypt: a small table by pid,
+ * without a lock.  Its writer is the kprobe's int3 handler and its reader
+ * the invalid-opcode trap, both in exception context, where lockdep counts
+ * a lock as taken in NMI context and a lock held when the breakpoint hits
+ * could never be released: so each slot is one word, set with a plain store
+ * and consumed with cmpxchg.  A slot holds a tag of (pid, start time); two
+ * tasks whose tags collide in a slot only lose or share a mark, which makes
+ * the key-cache model more lenient for that one xcrypt, never stricter.
+ */
 #define SIM_POPF_TASKS		64
-static struct {
-	pid_t pid;
-	u64 start;
-} sim_popf_tasks[SIM_POPF_TASKS];
-static DEFINE_RAW_SPINLOCK(sim_popf_tasks_lock);
+static unsigned long sim_popf_tasks[SIM_POPF_TASKS];
 
-/* Called with interrupts off (the trap handler): consume current's mark. */
+static unsigned long sim_popf_tag(void)
+{
+	u64 t = (u64)current->pid << 32 ^ current->start_time;
+
+	return (unsigned long)hash_64(t, BITS_PER_LONG) | 1;
+}
+
+static unsigned long *sim_popf_slot(void)
+{
+	return &sim_popf_tasks[(unsigned int)current->pid % SIM_POPF_TASKS];
+}
+
+/* The trap handler: consume current's mark. */
 bool sim_popf_task_take(void)
 {
-	unsigned int i = (unsigned int)current->pid % SIM_POPF_TASKS;
-	bool seen = false;
+	unsigned long tag = sim_popf_tag(), *slot = sim_popf_slot();
 
-	raw_spin_lock(&sim_popf_tasks_lock);
-	if (sim_popf_tasks[i].pid == current->pid &&
-	    sim_popf_tasks[i].start == current->start_time) {
-		sim_popf_tasks[i].pid = 0;
-		seen = true;
-	}
-	raw_spin_unlock(&sim_popf_tasks_lock);
-	return seen;
+	return READ_ONCE(*slot) == tag && cmpxchg(slot, tag, 0) == tag;
 }
 
 static char *popf_watch = "padlock_aes";
@@ -72,14 +81,8 @@ static DEFINE_MUTEX(sim_popf_lock);
 
 static int sim_popf_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	unsigned int i = (unsigned int)current->pid % SIM_POPF_TASKS;
-	unsigned long flags;
-
 	this_cpu_write(sim_popf_seen, true);
-	raw_spin_lock_irqsave(&sim_popf_tasks_lock, flags);
-	sim_popf_tasks[i].pid = current->pid;
-	sim_popf_tasks[i].start = current->start_time;
-	raw_spin_unlock_irqrestore(&sim_popf_tasks_lock, flags);
+	WRITE_ONCE(*sim_popf_slot(), sim_popf_tag());
 	sim_count(SC_POPF_SEEN, 1);
 	return 0;
 }

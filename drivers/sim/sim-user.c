@@ -261,7 +261,8 @@ static u32 sim_cpuid_c0000001_edx(void)
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
 		if (sim_prof->features & pairs[i].unit)
-			edx |= 3U << pairs[i].bit;
+			edx |= ((pairs[i].unit & READ_ONCE(sim_units_disabled)) ?
+				1U : 3U) << pairs[i].bit;
 	return edx;
 }
 

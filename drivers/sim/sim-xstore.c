@@ -66,6 +66,26 @@ module_param_named(rng_stall_spins, sim_rng_stall_spins, ulong, 0444);
 MODULE_PARM_DESC(rng_stall_spins, "rep xstore executions that made no progress because of rng_stall or rng_delay (read-only)");
 
 /*
+ * Bit 6 of the status word (docs/hardware.md 1.8).  On C3/C7 the status is
+ * a copy of MSR 0x110B, whose bit 6 is the RNG enable.  Nano and Zhaoxin
+ * have no such MSR, and no source says what their bit 6 holds (via-rng and
+ * OpenSSL never look at it; libgcrypt requires it, but only records a
+ * failure nobody sees).  rng_status_enable: -1 (default) per profile, set
+ * on C3/C7 and clear on the others (the strictest reading: a driver that
+ * requires it there refuses a working RNG); 1 always set; 0 never set,
+ * which on C3/C7 means the enable did not take: the RNG is off.
+ */
+static int sim_rng_status_enable = -1;
+module_param_named(rng_status_enable, sim_rng_status_enable, int, 0644);
+MODULE_PARM_DESC(rng_status_enable, "status bit 6 (RNG enabled): -1 per profile (set on c3/c7, clear on nano/zhaoxin, default), 1 always, 0 never (c3/c7: RNG off)");
+
+/* C3/C7: the status word mirrors MSR 0x110B */
+static bool rng_status_is_msr(void)
+{
+	return sim_prof->family == 6 && sim_prof->model < 15;
+}
+
+/*
  * Is the RNG silent for this execution?  Takes one unit of rng_delay (a
  * cmpxchg loop: the knob is counted down from every CPU at once).
  */
@@ -85,12 +105,20 @@ static bool rng_silent(void)
 	return false;
 }
 
-/* The status word the RNG reports, without the byte count. */
-static u32 rng_status(bool *faulty)
+/*
+ * The status word the RNG reports, without the byte count; *off when the
+ * RNG is disabled (nothing stored).
+ */
+static u32 rng_status(bool *faulty, bool *off)
 {
+	int report = READ_ONCE(sim_rng_status_enable);
 	u32 st = ST_ENABLED | ST_NOISE1 | ST_NOISE2;
 
 	*faulty = false;
+	*off = sim_rng_disabled || (READ_ONCE(sim_units_disabled) & SIM_HAS_RNG) ||
+	       (rng_status_is_msr() && !report);
+	if (report < 0)
+		report = rng_status_is_msr();
 	if (sim_rng_rawbits) {
 		st |= ST_RAWBITS;
 		*faulty = true;
@@ -103,10 +131,10 @@ static u32 rng_status(bool *faulty)
 		st |= ST_STRFILT_EN | ST_STRFILT_FAIL;
 		*faulty = true;
 	}
-	if (sim_rng_disabled) {
-		st &= ~ST_ENABLED;
+	if (*off)
 		*faulty = true;
-	}
+	if (*off || !report)
+		st &= ~ST_ENABLED;
 	return st;
 }
 
@@ -121,7 +149,8 @@ static void rng_fill(u8 *buf, unsigned int len)
 			buf[i] &= (u8)sim_rand64();
 }
 
-static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
+static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty,
+				  bool off)
 {
 	unsigned long di = regs->di, cx = regs->cx, done = 0, todo;
 	unsigned int sel = regs->dx & 3;
@@ -130,7 +159,7 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty)
 
 	if (faulty)
 		sim_count(SC_RNG_FAULTS, 1);
-	if (sim_rng_disabled) {
+	if (off) {
 		regs->ax = st;
 		return SIM_DONE;
 	}
@@ -189,12 +218,12 @@ enum sim_result sim_xstore(struct pt_regs *regs, bool rep)
 {
 	unsigned int sel = regs->dx & 3, n = chunk_bytes[sel];
 	unsigned int store = sel ? 4 : 8;
-	bool faulty;
-	u32 st = rng_status(&faulty);
+	bool faulty, off;
+	u32 st = rng_status(&faulty, &off);
 	u8 buf[8] = { 0 };
 
 	if (rep)
-		return rep_xstore(regs, st, faulty);
+		return rep_xstore(regs, st, faulty, off);
 
 	if (!faulty && sim_rng_nodata_rate &&
 	    (u32)sim_rand64() % 1000 < sim_rng_nodata_rate) {
@@ -206,7 +235,7 @@ enum sim_result sim_xstore(struct pt_regs *regs, bool rep)
 	}
 	if (faulty)
 		sim_count(SC_RNG_FAULTS, 1);
-	if (sim_rng_disabled) {
+	if (off) {
 		regs->ax = st;
 		return SIM_DONE;
 	}

@@ -93,6 +93,7 @@ extern unsigned int sim_clobber;	/* SIM_CLOBBER_* bits */
 #define SIM_CLOBBER_SHA_SCRATCH	BIT(2)	/* VIA: 128-byte xsha area after the state */
 extern unsigned int sim_rng_nodata_rate;	/* per mille of (rep) xstores */
 extern bool sim_rng_rawbits, sim_rng_strfilt_fail, sim_rng_disabled;
+extern unsigned int sim_units_disabled;	/* SIM_HAS_* present, not enabled */
 extern unsigned int sim_rng_dc_bias;
 
 /* ---- execution helpers (padlock-sim.c) --------------------------------- */
