@@ -24,7 +24,8 @@ echo "padlock-vm: guest command starting" > /dev/kmsg 2> /dev/null
 rc=0
 {
 	echo "# guest: $(uname -r) $(uname -m), profile $PADLOCK_PROFILE, $(grep -c ^processor /proc/cpuinfo) CPUs, uptime $(cut -d' ' -f1 /proc/uptime)s"
-	if [ "$PADLOCK_PROFILE" != none ]; then
+	# with --cpu-model qemu the emulated CPU has the PadLock units itself
+	if [ "$PADLOCK_PROFILE" != none ] && [ "${PADLOCK_CPU_MODEL:-sim}" != qemu ]; then
 		# shellcheck disable=SC2086
 		if ! insmod "$PADLOCK_KO_DIR/padlock-sim.ko" profile="$PADLOCK_PROFILE" $PADLOCK_SIM_ARGS; then
 			echo "# guest: padlock-sim did not load; kernel log:"
