@@ -23,6 +23,9 @@
 #   make check-debug      the debug-kernel lane: our drivers and the in-tree
 #                         ones through the randomized self-tests, the suite
 #                         under KASAN/lockdep/kmemleak, a deliberate fault
+#   make qemu             QEMU with PadLock in its software CPU, from Debian's
+#                         source package and tools/testing/qemu/patches, for
+#                         tools/testing/vm/run --cpu-model qemu
 
 VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)
@@ -103,6 +106,9 @@ debug-kernel:
 check-debug:
 	tools/testing/debug/check
 
+qemu:
+	tools/testing/qemu/build
+
 # make deb: the Debian packages padlock-dkms and padlock-bench (debian/), built
 # and lintian-checked in the bookworm build root, into build/deb/ (packaging/deb).
 deb:
@@ -110,4 +116,4 @@ deb:
 
 .PHONY: deb
 
-.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long check-image checkpatch debug-kernel check-debug bench-figures
+.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long check-image checkpatch debug-kernel check-debug bench-figures qemu
