@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The padlock OpenSSL provider (provider/) under padlock-sim, which
+# executes its PadLock instructions in user mode.  The provider reads CPUID
+# leaf 0xC0000001, which QEMU's software CPU hides: the simulator's debugfs
+# user_cpuid answers it at the provider's CPUID sites (found in the file as
+# "mov $leaf, %eax; cpuid", as for OpenSSL's old engine in sim-openssl.sh);
+# the provider itself has no test-only path.
+#
+# Built in the guest against the root's OpenSSL headers, then:
+#  - `openssl list -providers -verbose` names the units it found;
+#  - OpenSSL's own EVP test data (evpciph_aes_*.txt, evpmd_sha.txt from
+#    Debian's openssl source, provider/tests/fetch-evp-data, cached under
+#    $PADLOCK_CACHE/openssl-evp) through the provider ("provider=padlock"),
+#    one-shot and in random pieces;
+#  - random cases against the default provider per mode and digest (random
+#    sizes, update splits, unaligned and in-place buffers, dup mid-stream):
+#    PADLOCK_PROVIDER_CASES each (default 30; 10000 with PADLOCK_SCALE=long);
+#    HMAC (OpenSSL's) over the provider's digests; OpenSSL's errors on bad
+#    input; a multi-MiB unaligned in-place buffer per mode;
+#  - the same provider binary in the OpenSSL 3.5 (trixie) and 3.6 (sid)
+#    build roots of $PADLOCK_CACHE when they are there;
+#  - the simulator counted the provider's xcrypt/xsha instructions and no
+#    violation (VIA Nano stepping 2: the prefetch erratum).
+# Without PadLock (profile none) the provider must load, offer nothing and
+# say why, with OpenSSL still working on its default provider.
+dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
+# shellcheck source=selftests/padlock/lib/openssl-engine-lib.sh
+. "$dir/lib/openssl-engine-lib.sh"
+
+ktap_header
+top=${PADLOCK_TOP:-$(cd "$dir/../.." && pwd)}
+cache=${PADLOCK_CACHE:-/var/cache/padlock}
+sim=/sys/kernel/debug/padlock-sim
+command -v openssl > /dev/null || ktap_skip_all "openssl is not installed in this root"
+cc=$(command -v gcc || command -v cc) ||
+	ktap_skip_all "no C compiler in this root (the provider is built in the guest)"
+[ -e /usr/include/openssl/core_dispatch.h ] ||
+	ktap_skip_all "no OpenSSL 3 headers in this root (libssl-dev) to build the provider"
+[ -d "$top/provider" ] || ktap_skip_all "no provider/ in $top"
+
+case "$PADLOCK_SCALE" in
+long) cases=${PADLOCK_PROVIDER_CASES:-10000} big=16 ;;
+*) cases=${PADLOCK_PROVIDER_CASES:-30} big=2 ;;
+esac
+
+tmp=$(mktemp -d)
+mounts=()
+cleanup() {
+	local m
+	for m in "${mounts[@]}"; do
+		umount "$m" 2>/dev/null
+	done
+	[ -d "$sim" ] && echo clear > "$sim/user_cpuid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if out=$(make -s -C "$top/provider" OUT="$tmp" 2>&1) && [ -e "$tmp/padlock.so" ] &&
+   ! grep -q 'warning:' <<< "$out"; then
+	ktap_pass "provider builds warning-free (-Wall -Wextra)"
+else
+	ktap_diag "$(head -n 20 <<< "$out")"
+	ktap_fail "provider builds warning-free (-Wall -Wextra)"
+	ktap_finish
+fi
+if nm -D "$tmp/padlock.so" | grep -q ' U .*\(EVP_\|OSSL_PARAM_\|ERR_\|CRYPTO_\)'; then
+	ktap_diag "$(nm -D "$tmp/padlock.so" | grep ' U ' | grep -v GLIBC | head)"
+	ktap_fail "provider links no libcrypto function"
+else
+	ktap_pass "provider links no libcrypto function"
+fi
+if ! out=$("$cc" -O2 -Wall -o "$tmp/provider_test" "$dir/lib/provider_test.c" -lcrypto 2>&1); then
+	ktap_diag "$out"
+	ktap_fail "build lib/provider_test.c"
+	ktap_finish
+fi
+export OPENSSL_MODULES=$tmp
+so=$tmp/padlock.so
+
+# --- no PadLock: loads, offers nothing, says why ---
+if [ ! -d "$sim" ] || ! grep -qw ace /proc/cpuinfo; then
+	info=$(openssl list -providers -verbose -provider padlock -provider default 2>&1)
+	ktap_diag "$(grep -A4 '^  padlock' <<< "$info")"
+	if grep -q 'build info: padlock .*no algorithms offered' <<< "$info"; then
+		ktap_pass "no PadLock: the provider loads and says why it offers nothing"
+	else
+		ktap_fail "no PadLock: the provider loads and says why it offers nothing"
+	fi
+	off=$("$tmp/provider_test" offers 2>&1)
+	if ! grep -q ' yes$' <<< "$off" && grep -q '^SHA256 no$' <<< "$off"; then
+		ktap_pass "no PadLock: no algorithm offered"
+	else
+		ktap_diag "$off"
+		ktap_fail "no PadLock: no algorithm offered"
+	fi
+	d=$(printf abc | openssl dgst -sha256 -provider padlock -provider default 2>&1)
+	if grep -q ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad <<< "$d"; then
+		ktap_pass "no PadLock: openssl dgst -sha256 works with the default provider next to padlock"
+	else
+		ktap_diag "$d"
+		ktap_fail "no PadLock: openssl dgst -sha256 works with the default provider next to padlock"
+	fi
+	ktap_finish
+fi
+
+[ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"
+n=$(openssl_engine_cpuid "$sim" "$so" 2> "$tmp/refused")
+[ -s "$tmp/refused" ] && ktap_diag "$(cat "$tmp/refused")"
+if [ "$n" -ge 2 ]; then
+	ktap_pass "CPUID leaves 0xC0000000/0xC0000001 provided at the provider's $n CPUID sites"
+else
+	ktap_fail "CPUID leaves 0xC0000000/0xC0000001 provided at the provider's CPUID sites (found $n)"
+	ktap_finish
+fi
+
+info=$(openssl list -providers -verbose -provider padlock 2>&1)
+status=$(sed -n 's/^ *build info: //p' <<< "$info")
+ktap_diag "$status"
+if grep -q 'AES-ECB' <<< "$status"; then
+	ktap_pass "openssl list -providers -verbose: padlock with AES"
+else
+	ktap_diag "$info"
+	ktap_fail "openssl list -providers -verbose: padlock with AES"
+	ktap_finish
+fi
+
+ctr() { awk -v k="$1" '$1 == k { print $2 }' "$sim/counters"; }
+xsum() { awk '$1 ~ /^'"$1"'/ { s += $2 } END { print s + 0 }' "$sim/counters"; }
+v0=$(ctr violations)
+u0=$(ctr user_traps)
+declare -A x0
+for m in ecb cbc cfb ofb ctr; do
+	x0[$m]=$(ctr "xcrypt_$m")
+done
+s0=$(xsum xsha)
+
+# --- OpenSSL's EVP test data ---
+evp=
+if [ -n "${PADLOCK_EVP_DATA:-}" ]; then
+	evp=$PADLOCK_EVP_DATA
+else
+	for d in "$cache"/openssl-evp/*/; do
+		[ -s "$d/evpciph_aes_common.txt" ] && evp=${d%/}
+	done
+fi
+if [ -n "$evp" ]; then
+	ktap_diag "EVP test data: $evp"
+	ktap_report < <("$tmp/provider_test" kat "$evp"/evpciph_aes_common.txt \
+		"$evp"/evpmd_sha.txt 2>&1; echo "# exit status $?")
+else
+	ktap_skip "OpenSSL's EVP test data" "not in $cache/openssl-evp: run provider/tests/fetch-evp-data on the host"
+fi
+
+# --- random cases against the default provider ---
+seed=${PADLOCK_PROVIDER_SEED:-$(date +%s)}
+ktap_diag "random cases: $cases per algorithm, seed $seed (PADLOCK_PROVIDER_SEED)"
+for a in ECB CBC CTR CFB OFB GCM SHA1 SHA224 SHA256 SHA384 SHA512 hmac-SHA1 hmac-SHA256; do
+	ktap_report < <("$tmp/provider_test" diff "$a" "$cases" "$seed" 2>&1)
+done
+ktap_report < <("$tmp/provider_test" errors 2>&1)
+ktap_report < <("$tmp/provider_test" big "$big" 2>&1)
+
+# --- openssl's own command line through the provider ---
+head -c 100000 /dev/urandom > "$tmp/plain"
+key=000102030405060708090a0b0c0d0e0f
+iv=0f0e0d0c0b0a09080706050403020100
+openssl enc -aes-128-cbc -K $key -iv $iv -in "$tmp/plain" -out "$tmp/ref" -provider default
+if openssl enc -aes-128-cbc -K $key -iv $iv -in "$tmp/plain" -out "$tmp/pl" \
+	-provider padlock -provider default -propquery provider=padlock 2> "$tmp/err" &&
+   cmp -s "$tmp/ref" "$tmp/pl"; then
+	ktap_pass "openssl enc -aes-128-cbc -propquery provider=padlock = default provider"
+else
+	ktap_diag "$(cat "$tmp/err")"
+	ktap_fail "openssl enc -aes-128-cbc -propquery provider=padlock = default provider"
+fi
+
+# --- the same binary in newer OpenSSL build roots ---
+for root in trixie sid; do
+	r=$cache/chroots/$root
+	if [ ! -x "$r/usr/bin/openssl" ]; then
+		ktap_skip "OpenSSL of $root" "no build root $r"
+		continue
+	fi
+	ver=$(chroot "$r" openssl version 2>/dev/null | awk '{ print $2 }')
+	mkdir -p "$tmp/$root"
+	if ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
+		ktap_skip "OpenSSL $ver ($root)" "cannot bind-mount into $r/mnt"
+		continue
+	fi
+	mounts+=("$r/mnt")
+	l=$(chroot "$r" env OPENSSL_MODULES=/mnt openssl list -providers -verbose -provider padlock 2>&1 |
+	    sed -n 's/^ *build info: //p')
+	if grep -q 'AES-ECB' <<< "$l"; then
+		ktap_pass "OpenSSL $ver ($root): the same padlock.so loads with AES"
+	else
+		ktap_fail "OpenSSL $ver ($root): the same padlock.so loads with AES"
+		continue
+	fi
+	if [ -n "$evp" ]; then
+		mkdir -p "$tmp/evp"
+		cp "$evp"/evpciph_aes_common.txt "$evp"/evpmd_sha.txt "$tmp/evp/"
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test kat \
+			/mnt/evp/evpciph_aes_common.txt /mnt/evp/evpmd_sha.txt 2>&1 |
+			sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $ver: /")
+	fi
+	for a in CBC CTR GCM SHA256; do
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test diff "$a" \
+			"$cases" "$seed" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $ver: /")
+	done
+	umount "$r/mnt"
+	unset 'mounts[-1]'
+done
+
+# --- what ran on the engine ---
+for m in ecb cbc cfb ofb ctr; do
+	n=$(($(ctr "xcrypt_$m") - x0[$m]))
+	if [ $m = ctr ] && ! grep -q 'xcrypt-ctr' <<< "$status"; then
+		if [ $n = 0 ]; then
+			ktap_pass "no xcrypt-ctr where hardware CTR is not sound (CTR on xcrypt-ecb)"
+		else
+			ktap_fail "no xcrypt-ctr where hardware CTR is not sound ($n executed)"
+		fi
+	elif [ $n -gt 0 ]; then
+		ktap_pass "the provider executed xcrypt-$m ($n)"
+	else
+		ktap_fail "the provider executed xcrypt-$m (0: software path?)"
+	fi
+done
+n=$(($(xsum xsha) - s0))
+if grep -q 'SHA-1/224/256' <<< "$status"; then
+	if [ $n -gt 0 ]; then
+		ktap_pass "the provider executed xsha ($n)"
+	else
+		ktap_fail "the provider executed xsha (0: software path?)"
+	fi
+else
+	ktap_skip "the provider executed xsha" "no PHE block mode on profile $PADLOCK_PROFILE"
+fi
+v1=$(ctr violations)
+u1=$(ctr user_traps)
+ktap_diag "sim counters: $(tr '\n' ' ' < "$sim/counters")"
+ktap_diag "user_traps: $((u1 - u0))"
+if [ "$v1" = "$v0" ]; then
+	ktap_pass "no violation by the provider"
+else
+	ktap_diag "$(tail -n 10 "$sim/violations_log" 2>/dev/null)"
+	ktap_fail "no violation by the provider ($((v1 - v0)))"
+fi
+ktap_finish
