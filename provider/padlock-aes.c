@@ -136,10 +136,14 @@ static void aes_expand(const unsigned char *key, size_t keylen,
 			unsigned int a0 = src[j], a1 = src[j + 1];
 			unsigned int a2 = src[j + 2], a3 = src[j + 3];
 
-			dst[j] = gf8_mul(a0, 14) ^ gf8_mul(a1, 11) ^ gf8_mul(a2, 13) ^ gf8_mul(a3, 9);
-			dst[j + 1] = gf8_mul(a0, 9) ^ gf8_mul(a1, 14) ^ gf8_mul(a2, 11) ^ gf8_mul(a3, 13);
-			dst[j + 2] = gf8_mul(a0, 13) ^ gf8_mul(a1, 9) ^ gf8_mul(a2, 14) ^ gf8_mul(a3, 11);
-			dst[j + 3] = gf8_mul(a0, 11) ^ gf8_mul(a1, 13) ^ gf8_mul(a2, 9) ^ gf8_mul(a3, 14);
+			dst[j] = gf8_mul(a0, 14) ^ gf8_mul(a1, 11) ^
+				 gf8_mul(a2, 13) ^ gf8_mul(a3, 9);
+			dst[j + 1] = gf8_mul(a0, 9) ^ gf8_mul(a1, 14) ^
+				     gf8_mul(a2, 11) ^ gf8_mul(a3, 13);
+			dst[j + 2] = gf8_mul(a0, 13) ^ gf8_mul(a1, 9) ^
+				     gf8_mul(a2, 14) ^ gf8_mul(a3, 11);
+			dst[j + 3] = gf8_mul(a0, 11) ^ gf8_mul(a1, 13) ^
+				     gf8_mul(a2, 9) ^ gf8_mul(a3, 14);
 		}
 	}
 }
@@ -361,7 +365,8 @@ static void gcm_start(struct pl_aes *c)
 		memset(c->j0 + 12, 0, 4);
 		c->j0[15] = 1;
 	} else {
-		c->s[0] = c->s[1] = 0;
+		c->s[0] = 0;
+		c->s[1] = 0;
 		c->gbufn = 0;
 		ghash_update(c, c->oiv, c->ivlen);
 		ghash_flush(c);
@@ -373,9 +378,11 @@ static void gcm_start(struct pl_aes *c)
 	}
 	memcpy(c->iv, c->j0, 16);
 	ctr_inc(c->iv, 15, 12);
-	c->s[0] = c->s[1] = 0;
+	c->s[0] = 0;
+	c->s[1] = 0;
 	c->gbufn = 0;
-	c->aadlen = c->ctlen = 0;
+	c->aadlen = 0;
+	c->ctlen = 0;
 	c->num = 0;
 	c->data_started = 0;
 	c->tag_ready = 0;

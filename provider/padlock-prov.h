@@ -68,8 +68,8 @@ void pl_cleanse(void *p, size_t n);
 void *pl_zalloc_aligned(size_t n);
 void pl_free_aligned(void *p, size_t n);
 
-extern const OSSL_ALGORITHM *pl_ciphers(void);
-extern const OSSL_ALGORITHM *pl_digests(void);
+const OSSL_ALGORITHM *pl_ciphers(void);
+const OSSL_ALGORITHM *pl_digests(void);
 void pl_ciphers_setup(void);
 void pl_digests_setup(void);
 
