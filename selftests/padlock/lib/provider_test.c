@@ -496,7 +496,7 @@ static int diff_cipher(const char *mode, long count)
 		}
 		for (i = b; i < count; i += 3) {
 			unsigned char key[32], iv[64], aad[64], tag1[16], tag2[16];
-			size_t len = rndn(8) == 0 ? rndn(cap - 32) : rndn(600);
+			size_t len = rndn(32) == 0 ? rndn(cap - 32) : rndn(600);
 			size_t ivlen = gcm && rndn(4) == 0 ? 1 + rndn(64) : gcm ? 12 : 16;
 			size_t aadlen = gcm ? rndn(40) : 0;
 			size_t inoff = rndn(16), outoff = rndn(16);
@@ -577,7 +577,7 @@ static int diff_digest(const char *name, long count)
 	if (!buf)
 		buf = malloc(cap + 16);
 	for (i = 0; i < count; i++) {
-		size_t len = rndn(8) == 0 ? rndn(cap) : rndn(700), off = rndn(16), k, done = 0;
+		size_t len = rndn(32) == 0 ? rndn(cap) : rndn(700), off = rndn(16), k, done = 0;
 		size_t dupat = rndn(len + 1);
 		unsigned char d1[64], d2[64], d3[64];
 		unsigned int l1, l2, l3;
