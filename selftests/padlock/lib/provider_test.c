@@ -17,6 +17,7 @@
  *                                     buffer per cipher mode
  *   provider_test edge                buffers that end at an unreadable page
  *   provider_test offers              print what padlock offers
+ *   provider_test version             the libcrypto it runs with
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -921,6 +923,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | errors | big MIB | edge | offers\n",
 			argv[0]);
 		return 2;
+	}
+	if (!strcmp(argv[1], "version")) {
+		printf("%s\n", OpenSSL_version(OPENSSL_VERSION));
+		return 0;
 	}
 	def = OSSL_PROVIDER_load(NULL, "default");
 	pl = OSSL_PROVIDER_load(NULL, "padlock");
