@@ -1,0 +1,1091 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AES on PadLock ACE: ECB, CBC, CTR, CFB, OFB and GCM, with OpenSSL's
+ * names, padding, IV handling and streaming updates.
+ *
+ * Keys.  The engine takes a software key schedule (control word keygen = 1,
+ * docs/hardware.md 1.3, 1.4): round keys in FIPS-197 byte order, the
+ * decryption schedule as the equivalent inverse cipher.  The expansion is
+ * computed here without table lookups: the S-box value is the GF(2^8)
+ * inverse (x^254) and the affine map, so nothing indexed by key bytes.
+ * Schedules are 256 bytes (the engine may read 16 round keys), 16-byte
+ * aligned, and wiped when the context is freed or re-keyed.
+ *
+ * Buffers.  Every operand must be 16-byte aligned (docs/hardware.md 2.1),
+ * and ECB/CBC read whole fetch groups past the end of their input (2.2:
+ * 2/1 blocks, 8/4 on VIA Nano stepping 2).  Data goes straight to the
+ * engine when input and output are aligned, in a multiple of the fetch
+ * group; the rest (unaligned data, the last blocks of a request) goes
+ * through the context's aligned bounce buffer, which has a fetch group of
+ * spare room after it.  CFB and OFB are treated with ECB's fetch size.
+ *
+ * CTR.  On 64-bit capable Nano/Zhaoxin parts with ACE2 the keystream comes
+ * from rep xcrypt-ctr over zeroes; that counter only counts its low 16 bits
+ * (docs/hardware.md 1.2), so no instruction crosses a 2^16 boundary and
+ * the carry is done here.  Elsewhere (C3, C7) the counter blocks are
+ * encrypted with xcrypt-ecb.
+ *
+ * GCM.  The counter mode runs on PadLock as above (with GCM's 32-bit
+ * counter); GHASH is computed in software in constant time: the
+ * multiplication in GF(2^128) walks the 128 bits of one operand and adds
+ * the other under an all-ones/all-zeroes mask, with a masked reduction,
+ * so no branch and no memory address depends on the data, the key or H.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "padlock-prov.h"
+#include "padlock-user-asm.h"
+
+/* OpenSSL's EVP_CIPH_*_MODE values (evp.h), part of its ABI */
+enum { PL_ECB = 1, PL_CBC = 2, PL_CFB = 3, PL_OFB = 4, PL_CTR = 5, PL_GCM = 6 };
+
+#define PL_BOUNCE_BLOCKS	256
+#define PL_SLACK_BLOCKS		8	/* the largest fetch group */
+#define PL_GCM_MAX_IVLEN	128
+
+struct pl_aes {
+	unsigned char ekey[256] PL_ALIGNED;	/* encryption schedule */
+	unsigned char dkey[256] PL_ALIGNED;	/* decryption schedule */
+	unsigned char cw_enc[16] PL_ALIGNED;	/* encrypt with ekey */
+	unsigned char cw_dec[16] PL_ALIGNED;	/* decrypt with dkey */
+	unsigned char cw_cfbdec[16] PL_ALIGNED;	/* CFB decryption, ekey */
+	unsigned char iv[16] PL_ALIGNED;	/* chaining value / counter */
+	unsigned char ks[16] PL_ALIGNED;	/* keystream of a partial block */
+	unsigned char bounce[(PL_BOUNCE_BLOCKS + PL_SLACK_BLOCKS) * 16] PL_ALIGNED;
+	unsigned char oiv[PL_GCM_MAX_IVLEN];	/* the IV as given */
+	unsigned char buf[16];			/* ECB/CBC: pending input */
+	size_t bufsz;
+	unsigned int num;			/* bytes of ks/iv used */
+	struct pl_provctx *pc;
+	int mode, enc, pad, key_set, iv_set;
+	size_t keylen, ivlen;
+	/* GCM */
+	uint64_t h[2], s[2];
+	unsigned char j0[16];
+	unsigned char gbuf[16];
+	size_t gbufn;
+	uint64_t aadlen, ctlen;
+	unsigned char tag[16];
+	size_t taglen;
+	int data_started, tag_set, tag_ready;
+};
+
+/* ---- key expansion, constant time ---- */
+
+static uint8_t gf8_mul(unsigned int a, unsigned int b)
+{
+	unsigned int p = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		p ^= a & (0u - (b & 1));
+		a = (a << 1) ^ (0x11bu & (0u - (a >> 7 & 1)));
+		b >>= 1;
+	}
+	return (uint8_t)p;
+}
+
+static uint8_t aes_sbox(uint8_t x)
+{
+	unsigned int r = x, b;
+	int i;
+
+	for (i = 0; i < 6; i++)		/* x^127 */
+		r = gf8_mul(gf8_mul(r, r), x);
+	b = gf8_mul(r, r);		/* x^254 = x^-1, 0 for 0 */
+	b = b ^ (b << 1) ^ (b << 2) ^ (b << 3) ^ (b << 4);
+	b = (b ^ (b >> 8)) & 0xff;
+	return (uint8_t)(b ^ 0x63);
+}
+
+static void aes_expand(const unsigned char *key, size_t keylen,
+		       unsigned char *ek, unsigned char *dk)
+{
+	unsigned int nk = (unsigned int)keylen / 4, nr = nk + 6, i, j, r;
+	unsigned int rcon = 1;
+	unsigned char t[4], *w = ek;
+
+	memcpy(w, key, keylen);
+	for (i = nk; i < 4 * (nr + 1); i++) {
+		memcpy(t, w + 4 * (i - 1), 4);
+		if (i % nk == 0) {
+			unsigned char t0 = t[0];
+
+			t[0] = aes_sbox(t[1]) ^ (uint8_t)rcon;
+			t[1] = aes_sbox(t[2]);
+			t[2] = aes_sbox(t[3]);
+			t[3] = aes_sbox(t0);
+			rcon = gf8_mul(rcon, 2);
+		} else if (nk > 6 && i % nk == 4) {
+			for (j = 0; j < 4; j++)
+				t[j] = aes_sbox(t[j]);
+		}
+		for (j = 0; j < 4; j++)
+			w[4 * i + j] = w[4 * (i - nk) + j] ^ t[j];
+	}
+	/* equivalent inverse cipher: reversed, InvMixColumns inside */
+	for (r = 0; r <= nr; r++) {
+		const unsigned char *src = ek + 16 * (nr - r);
+		unsigned char *dst = dk + 16 * r;
+
+		if (r == 0 || r == nr) {
+			memcpy(dst, src, 16);
+			continue;
+		}
+		for (j = 0; j < 16; j += 4) {
+			unsigned int a0 = src[j], a1 = src[j + 1];
+			unsigned int a2 = src[j + 2], a3 = src[j + 3];
+
+			dst[j] = gf8_mul(a0, 14) ^ gf8_mul(a1, 11) ^
+				 gf8_mul(a2, 13) ^ gf8_mul(a3, 9);
+			dst[j + 1] = gf8_mul(a0, 9) ^ gf8_mul(a1, 14) ^
+				     gf8_mul(a2, 11) ^ gf8_mul(a3, 13);
+			dst[j + 2] = gf8_mul(a0, 13) ^ gf8_mul(a1, 9) ^
+				     gf8_mul(a2, 14) ^ gf8_mul(a3, 11);
+			dst[j + 3] = gf8_mul(a0, 11) ^ gf8_mul(a1, 13) ^
+				     gf8_mul(a2, 9) ^ gf8_mul(a3, 14);
+		}
+	}
+}
+
+/* Control word (docs/hardware.md 1.3): rounds, keygen = 1, encdec, ksize. */
+static void aes_cword(unsigned char *cw, size_t keylen, int decrypt)
+{
+	uint32_t w = (uint32_t)(keylen / 4 + 6) | 1u << 7 |
+		     (decrypt ? 1u << 9 : 0) | (uint32_t)(keylen / 8 - 2) << 10;
+
+	memset(cw, 0, 16);
+	memcpy(cw, &w, 4);
+}
+
+static void aes_setkey(struct pl_aes *c, const unsigned char *key)
+{
+	aes_expand(key, c->keylen, c->ekey, c->dkey);
+	aes_cword(c->cw_enc, c->keylen, 0);
+	aes_cword(c->cw_dec, c->keylen, 1);
+	aes_cword(c->cw_cfbdec, c->keylen, 1);
+	c->key_set = 1;
+}
+
+/* ---- running the engine ---- */
+
+/* One instruction; the chaining value comes back into c->iv. */
+static void aes_hw(struct pl_aes *c, int mode, const unsigned char *cw,
+		   const unsigned char *key, unsigned char *out,
+		   const unsigned char *in, size_t n)
+{
+	void *next;
+
+	switch (mode) {
+	case PL_ECB:
+		plu_xcrypt_ecb(in, out, n, cw, key);
+		return;
+	case PL_CBC:
+		next = plu_xcrypt_cbc(in, out, n, cw, key, c->iv);
+		break;
+	case PL_CFB:
+		next = plu_xcrypt_cfb(in, out, n, cw, key, c->iv);
+		break;
+	default:
+		next = plu_xcrypt_ofb(in, out, n, cw, key, c->iv);
+		break;
+	}
+	if (next != c->iv)
+		memcpy(c->iv, next, 16);
+}
+
+/*
+ * n whole blocks, in place or not, any alignment: straight to the engine
+ * in multiples of the fetch group when both buffers are aligned, the rest
+ * through the bounce buffer (whose spare room takes the over-read).
+ */
+static void aes_blocks(struct pl_aes *c, int mode, const unsigned char *cw,
+		       const unsigned char *key, unsigned char *out,
+		       const unsigned char *in, size_t n)
+{
+	size_t fetch = mode == PL_CBC ? pl_cpu.cbc_fetch : pl_cpu.ecb_fetch;
+
+	while (n) {
+		size_t m;
+
+		if (!(((uintptr_t)in | (uintptr_t)out) & 15) && n >= fetch) {
+			m = n - n % fetch;
+			aes_hw(c, mode, cw, key, out, in, m);
+		} else {
+			m = n < PL_BOUNCE_BLOCKS ? n : PL_BOUNCE_BLOCKS;
+			memcpy(c->bounce, in, m * 16);
+			aes_hw(c, mode, cw, key, c->bounce, c->bounce, m);
+			memcpy(out, c->bounce, m * 16);
+		}
+		in += m * 16;
+		out += m * 16;
+		n -= m;
+	}
+}
+
+/* Counter + 1 over bytes 15 ... first (0: 128-bit CTR, 12: GCM's 32 bits). */
+static void ctr_inc(unsigned char *ctr, int from, int first)
+{
+	int i;
+
+	for (i = from; i >= first; i--)
+		if (++ctr[i])
+			break;
+}
+
+/*
+ * n (<= PL_BOUNCE_BLOCKS) keystream blocks into c->bounce from the counter
+ * in c->iv, which advances by n.
+ */
+static void ctr_keystream(struct pl_aes *c, size_t n, int first)
+{
+	unsigned char *ks = c->bounce;
+	size_t i;
+
+	if (pl_cpu.ctr_hw) {
+		memset(ks, 0, n * 16);
+		while (n) {
+			size_t low = (size_t)c->iv[14] << 8 | c->iv[15];
+			size_t m = n < 65536 - low ? n : 65536 - low;
+
+			plu_xcrypt_ctr(ks, ks, m, c->cw_enc, c->ekey, c->iv);
+			if (low + m == 65536)	/* the engine wrapped 16 bits */
+				ctr_inc(c->iv, 13, first);
+			ks += m * 16;
+			n -= m;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(ks + 16 * i, c->iv, 16);
+		ctr_inc(c->iv, 15, first);
+	}
+	plu_xcrypt_ecb(ks, ks, n, c->cw_enc, c->ekey);
+}
+
+/* E(K, block) for a single 16-byte block (aligned or not). */
+static void aes_encrypt1(struct pl_aes *c, unsigned char *out, const unsigned char *in)
+{
+	memcpy(c->bounce, in, 16);
+	plu_xcrypt_ecb(c->bounce, c->bounce, 1, c->cw_enc, c->ekey);
+	memcpy(out, c->bounce, 16);
+}
+
+static void xor_bytes(unsigned char *out, const unsigned char *a,
+		      const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = a[i] ^ b[i];
+}
+
+/* ---- GHASH, constant time (see the top of the file) ---- */
+
+static uint64_t load_be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void store_be64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		p[i] = (unsigned char)v;
+		v >>= 8;
+	}
+}
+
+static void gf128_mul(uint64_t x[2], const uint64_t h[2])
+{
+	uint64_t z0 = 0, z1 = 0, v0 = h[0], v1 = h[1], bit, lsb;
+	int i;
+
+	for (i = 0; i < 128; i++) {
+		bit = (i < 64 ? x[0] >> (63 - i) : x[1] >> (127 - i)) & 1;
+		z0 ^= v0 & (0 - bit);
+		z1 ^= v1 & (0 - bit);
+		lsb = v1 & 1;
+		v1 = v1 >> 1 | v0 << 63;
+		v0 = v0 >> 1 ^ (0xe100000000000000ULL & (0 - lsb));
+	}
+	x[0] = z0;
+	x[1] = z1;
+}
+
+static void ghash_block(uint64_t s[2], const uint64_t h[2], const unsigned char *b)
+{
+	s[0] ^= load_be64(b);
+	s[1] ^= load_be64(b + 8);
+	gf128_mul(s, h);
+}
+
+static void ghash_update(struct pl_aes *c, const unsigned char *p, size_t n)
+{
+	if (c->gbufn) {
+		size_t k = 16 - c->gbufn < n ? 16 - c->gbufn : n;
+
+		memcpy(c->gbuf + c->gbufn, p, k);
+		c->gbufn += k;
+		p += k;
+		n -= k;
+		if (c->gbufn < 16)
+			return;
+		ghash_block(c->s, c->h, c->gbuf);
+		c->gbufn = 0;
+	}
+	for (; n >= 16; n -= 16, p += 16)
+		ghash_block(c->s, c->h, p);
+	memcpy(c->gbuf, p, n);
+	c->gbufn = n;
+}
+
+/* Zero-pad a partial block of AAD or ciphertext into the hash. */
+static void ghash_flush(struct pl_aes *c)
+{
+	if (!c->gbufn)
+		return;
+	memset(c->gbuf + c->gbufn, 0, 16 - c->gbufn);
+	ghash_block(c->s, c->h, c->gbuf);
+	c->gbufn = 0;
+}
+
+static void gcm_start(struct pl_aes *c)
+{
+	unsigned char lens[16];
+
+	if (c->ivlen == 12) {
+		memcpy(c->j0, c->oiv, 12);
+		memset(c->j0 + 12, 0, 4);
+		c->j0[15] = 1;
+	} else {
+		c->s[0] = 0;
+		c->s[1] = 0;
+		c->gbufn = 0;
+		ghash_update(c, c->oiv, c->ivlen);
+		ghash_flush(c);
+		memset(lens, 0, 8);
+		store_be64(lens + 8, (uint64_t)c->ivlen * 8);
+		ghash_block(c->s, c->h, lens);
+		store_be64(c->j0, c->s[0]);
+		store_be64(c->j0 + 8, c->s[1]);
+	}
+	memcpy(c->iv, c->j0, 16);
+	ctr_inc(c->iv, 15, 12);
+	c->s[0] = 0;
+	c->s[1] = 0;
+	c->gbufn = 0;
+	c->aadlen = 0;
+	c->ctlen = 0;
+	c->num = 0;
+	c->data_started = 0;
+	c->tag_ready = 0;
+}
+
+/* ---- contexts ---- */
+
+static void *aes_newctx(void *provctx, int mode, size_t keylen)
+{
+	struct pl_aes *c = pl_zalloc_aligned(sizeof(*c));
+
+	if (!c) {
+		PL_ERR(provctx, PL_R_MALLOC_FAILURE);
+		return NULL;
+	}
+	c->pc = provctx;
+	c->mode = mode;
+	c->keylen = keylen;
+	c->ivlen = mode == PL_ECB ? 0 : mode == PL_GCM ? 12 : 16;
+	c->pad = 1;
+	c->taglen = 16;
+	return c;
+}
+
+static void aes_freectx(void *vc)
+{
+	pl_free_aligned(vc, sizeof(struct pl_aes));
+}
+
+static void *aes_dupctx(void *vc)
+{
+	struct pl_aes *c = vc, *d = pl_zalloc_aligned(sizeof(*d));
+
+	if (!d) {
+		PL_ERR(c->pc, PL_R_MALLOC_FAILURE);
+		return NULL;
+	}
+	memcpy(d, c, sizeof(*d));
+	return d;
+}
+
+static int aes_init(void *vc, const unsigned char *key, size_t keylen,
+		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[],
+		    int enc);
+static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[]);
+
+static int aes_einit(void *vc, const unsigned char *key, size_t keylen,
+		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	return aes_init(vc, key, keylen, iv, ivlen, params, 1);
+}
+
+static int aes_dinit(void *vc, const unsigned char *key, size_t keylen,
+		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	return aes_init(vc, key, keylen, iv, ivlen, params, 0);
+}
+
+static int aes_init(void *vc, const unsigned char *key, size_t keylen,
+		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[],
+		    int enc)
+{
+	struct pl_aes *c = vc;
+
+	c->enc = enc;
+	c->bufsz = 0;
+	c->num = 0;
+	c->tag_set = 0;
+	c->tag_ready = 0;
+	if (!aes_set_ctx_params(c, params))
+		return 0;
+	if (iv && c->mode != PL_ECB) {
+		if (ivlen != c->ivlen) {
+			PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
+			return 0;
+		}
+		memcpy(c->oiv, iv, ivlen);
+		if (c->mode != PL_GCM)
+			memcpy(c->iv, iv, 16);
+		c->iv_set = 1;
+	} else if (c->iv_set && c->mode != PL_GCM) {
+		/* a new key or a restart without IV: the IV given last */
+		memcpy(c->iv, c->oiv, 16);
+	}
+	if (key) {
+		if (keylen != c->keylen) {
+			PL_ERR(c->pc, PL_R_INVALID_KEY_LENGTH);
+			return 0;
+		}
+		pl_cleanse(c->ekey, sizeof(c->ekey));
+		pl_cleanse(c->dkey, sizeof(c->dkey));
+		aes_setkey(c, key);
+		if (c->mode == PL_GCM) {
+			unsigned char zero[16] = { 0 }, h[16];
+
+			aes_encrypt1(c, h, zero);
+			c->h[0] = load_be64(h);
+			c->h[1] = load_be64(h + 8);
+			pl_cleanse(h, sizeof(h));
+		}
+	}
+	if (c->mode == PL_GCM && c->key_set && c->iv_set)
+		gcm_start(c);
+	return 1;
+}
+
+/* ECB / CBC with OpenSSL's block buffering and PKCS#7 padding. */
+static int block_update(struct pl_aes *c, unsigned char *out, size_t *outl,
+			size_t outsize, const unsigned char *in, size_t inl)
+{
+	const unsigned char *cw = c->enc ? c->cw_enc : c->cw_dec;
+	const unsigned char *key = c->enc ? c->ekey : c->dkey;
+	size_t total = c->bufsz + inl, want = total / 16;
+
+	if (!c->enc && c->pad && want && total % 16 == 0)
+		want--;			/* the last block may be padding */
+	if (outsize < want * 16) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	*outl = want * 16;
+	if (c->bufsz) {
+		size_t k = 16 - c->bufsz < inl ? 16 - c->bufsz : inl;
+
+		memcpy(c->buf + c->bufsz, in, k);
+		c->bufsz += k;
+		in += k;
+		inl -= k;
+		if (c->bufsz == 16 && want) {
+			aes_blocks(c, c->mode, cw, key, out, c->buf, 1);
+			out += 16;
+			want--;
+			c->bufsz = 0;
+		}
+	}
+	if (want) {
+		aes_blocks(c, c->mode, cw, key, out, in, want);
+		in += want * 16;
+		inl -= want * 16;
+	}
+	if (inl) {
+		memcpy(c->buf + c->bufsz, in, inl);
+		c->bufsz += inl;
+	}
+	return 1;
+}
+
+static int block_final(struct pl_aes *c, unsigned char *out, size_t *outl,
+		       size_t outsize)
+{
+	unsigned char blk[16];
+	unsigned int p, i, bad = 0;
+
+	*outl = 0;
+	if (c->enc) {
+		if (!c->pad) {
+			if (c->bufsz) {
+				PL_ERR(c->pc, PL_R_WRONG_FINAL_BLOCK_LENGTH);
+				return 0;
+			}
+			return 1;
+		}
+		if (outsize < 16) {
+			PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+			return 0;
+		}
+		p = 16 - (unsigned int)c->bufsz;
+		memset(c->buf + c->bufsz, (int)p, p);
+		aes_blocks(c, c->mode, c->cw_enc, c->ekey, out, c->buf, 1);
+		c->bufsz = 0;
+		*outl = 16;
+		return 1;
+	}
+	if (!c->pad) {
+		if (c->bufsz) {
+			PL_ERR(c->pc, PL_R_WRONG_FINAL_BLOCK_LENGTH);
+			return 0;
+		}
+		return 1;
+	}
+	if (c->bufsz != 16) {
+		PL_ERR(c->pc, PL_R_WRONG_FINAL_BLOCK_LENGTH);
+		return 0;
+	}
+	aes_blocks(c, c->mode, c->cw_dec, c->dkey, blk, c->buf, 1);
+	c->bufsz = 0;
+	p = blk[15];
+	if (p == 0 || p > 16)
+		bad = 1;
+	for (i = 16 - (p > 16 ? 16 : p); i < 16; i++)
+		bad |= blk[i] != p;
+	if (bad) {
+		pl_cleanse(blk, sizeof(blk));
+		PL_ERR(c->pc, PL_R_BAD_DECRYPT);
+		return 0;
+	}
+	if (outsize < 16 - p) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	memcpy(out, blk, 16 - p);
+	*outl = 16 - p;
+	pl_cleanse(blk, sizeof(blk));
+	return 1;
+}
+
+/* CTR (128-bit counter) and GCM's counter mode (32-bit), streaming. */
+static void ctr_stream(struct pl_aes *c, unsigned char *out,
+		       const unsigned char *in, size_t len, int first)
+{
+	while (len && c->num) {
+		*out++ = *in++ ^ c->ks[c->num];
+		c->num = (c->num + 1) & 15;
+		len--;
+	}
+	while (len >= 16) {
+		size_t n = len / 16 < PL_BOUNCE_BLOCKS ? len / 16 : PL_BOUNCE_BLOCKS;
+
+		ctr_keystream(c, n, first);
+		xor_bytes(out, in, c->bounce, n * 16);
+		in += n * 16;
+		out += n * 16;
+		len -= n * 16;
+	}
+	if (len) {
+		ctr_keystream(c, 1, first);
+		memcpy(c->ks, c->bounce, 16);
+		xor_bytes(out, in, c->ks, len);
+		c->num = (unsigned int)len;
+	}
+}
+
+/* OFB: the IV register is the keystream. */
+static void ofb_stream(struct pl_aes *c, unsigned char *out,
+		       const unsigned char *in, size_t len)
+{
+	while (len && c->num) {
+		*out++ = *in++ ^ c->iv[c->num];
+		c->num = (c->num + 1) & 15;
+		len--;
+	}
+	if (len >= 16) {
+		aes_blocks(c, PL_OFB, c->cw_enc, c->ekey, out, in, len / 16);
+		in += len & ~(size_t)15;
+		out += len & ~(size_t)15;
+		len &= 15;
+	}
+	if (len) {
+		aes_encrypt1(c, c->iv, c->iv);
+		xor_bytes(out, in, c->iv, len);
+		c->num = (unsigned int)len;
+	}
+}
+
+/* CFB-128: the IV register fills with ciphertext. */
+static void cfb_stream(struct pl_aes *c, unsigned char *out,
+		       const unsigned char *in, size_t len)
+{
+	unsigned char b;
+
+	while (len && c->num) {
+		b = *in++;
+		*out++ = b ^ c->iv[c->num];
+		c->iv[c->num] = c->enc ? out[-1] : b;
+		c->num = (c->num + 1) & 15;
+		len--;
+	}
+	if (len >= 16) {
+		aes_blocks(c, PL_CFB, c->enc ? c->cw_enc : c->cw_cfbdec, c->ekey,
+			   out, in, len / 16);
+		in += len & ~(size_t)15;
+		out += len & ~(size_t)15;
+		len &= 15;
+	}
+	if (len) {
+		aes_encrypt1(c, c->iv, c->iv);
+		while (len--) {
+			b = *in++;
+			*out++ = b ^ c->iv[c->num];
+			c->iv[c->num] = c->enc ? out[-1] : b;
+			c->num++;
+		}
+	}
+}
+
+static int gcm_update(struct pl_aes *c, unsigned char *out, size_t *outl,
+		      size_t outsize, const unsigned char *in, size_t inl)
+{
+	*outl = 0;
+	if (!c->iv_set) {
+		PL_ERR(c->pc, PL_R_NO_IV_SET);
+		return 0;
+	}
+	if (!out) {			/* additional authenticated data */
+		if (c->data_started) {
+			PL_ERR(c->pc, PL_R_UNSUPPORTED);
+			return 0;
+		}
+		ghash_update(c, in, inl);
+		c->aadlen += inl;
+		*outl = inl;
+		return 1;
+	}
+	if (outsize < inl) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (!c->data_started) {
+		ghash_flush(c);
+		c->data_started = 1;
+	}
+	while (inl) {			/* in pieces: in and out may be the same */
+		size_t n = inl < 4096 ? inl : 4096;
+
+		if (!c->enc)
+			ghash_update(c, in, n);
+		ctr_stream(c, out, in, n, 12);
+		if (c->enc)
+			ghash_update(c, out, n);
+		c->ctlen += n;
+		in += n;
+		out += n;
+		inl -= n;
+		*outl += n;
+	}
+	return 1;
+}
+
+static int gcm_final(struct pl_aes *c, size_t *outl)
+{
+	unsigned char lens[16], tag[16];
+	unsigned int diff = 0;
+	size_t i;
+
+	*outl = 0;
+	if (!c->iv_set || !c->key_set) {
+		PL_ERR(c->pc, c->key_set ? PL_R_NO_IV_SET : PL_R_NO_KEY_SET);
+		return 0;
+	}
+	ghash_flush(c);
+	store_be64(lens, c->aadlen * 8);
+	store_be64(lens + 8, c->ctlen * 8);
+	ghash_block(c->s, c->h, lens);
+	aes_encrypt1(c, tag, c->j0);
+	store_be64(lens, c->s[0]);
+	store_be64(lens + 8, c->s[1]);
+	xor_bytes(tag, tag, lens, 16);
+	c->iv_set = 0;			/* an IV serves one message */
+	if (c->enc) {
+		memcpy(c->tag, tag, 16);
+		c->tag_ready = 1;
+		return 1;
+	}
+	if (!c->tag_set) {
+		PL_ERR(c->pc, PL_R_INVALID_TAG);
+		return 0;
+	}
+	for (i = 0; i < c->taglen; i++)
+		diff |= tag[i] ^ c->tag[i];
+	pl_cleanse(tag, sizeof(tag));
+	if (diff) {
+		PL_ERR(c->pc, PL_R_BAD_DECRYPT);
+		return 0;
+	}
+	return 1;
+}
+
+static int aes_update(void *vc, unsigned char *out, size_t *outl, size_t outsize,
+		      const unsigned char *in, size_t inl)
+{
+	struct pl_aes *c = vc;
+
+	*outl = 0;
+	if (!c->key_set) {
+		PL_ERR(c->pc, PL_R_NO_KEY_SET);
+		return 0;
+	}
+	if (c->mode == PL_GCM)
+		return gcm_update(c, out, outl, outsize, in, inl);
+	if (!inl)
+		return 1;
+	if (c->mode == PL_ECB || c->mode == PL_CBC)
+		return block_update(c, out, outl, outsize, in, inl);
+	if (outsize < inl) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (c->mode == PL_CTR)
+		ctr_stream(c, out, in, inl, 0);
+	else if (c->mode == PL_OFB)
+		ofb_stream(c, out, in, inl);
+	else
+		cfb_stream(c, out, in, inl);
+	*outl = inl;
+	return 1;
+}
+
+static int aes_final(void *vc, unsigned char *out, size_t *outl, size_t outsize)
+{
+	struct pl_aes *c = vc;
+
+	*outl = 0;
+	if (!c->key_set) {
+		PL_ERR(c->pc, PL_R_NO_KEY_SET);
+		return 0;
+	}
+	if (c->mode == PL_GCM)
+		return gcm_final(c, outl);
+	if (c->mode == PL_ECB || c->mode == PL_CBC)
+		return block_final(c, out, outl, outsize);
+	return 1;
+}
+
+/* EVP_Cipher(): whole blocks for ECB/CBC, no padding, no buffering. */
+static int aes_cipher(void *vc, unsigned char *out, size_t *outl, size_t outsize,
+		      const unsigned char *in, size_t inl)
+{
+	struct pl_aes *c = vc;
+
+	if (c->mode == PL_ECB || c->mode == PL_CBC) {
+		if (!c->key_set) {
+			PL_ERR(c->pc, PL_R_NO_KEY_SET);
+			return 0;
+		}
+		if (inl % 16) {
+			PL_ERR(c->pc, PL_R_WRONG_FINAL_BLOCK_LENGTH);
+			return 0;
+		}
+		if (outsize < inl) {
+			PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+			return 0;
+		}
+		aes_blocks(c, c->mode, c->enc ? c->cw_enc : c->cw_dec,
+			   c->enc ? c->ekey : c->dkey, out, in, inl / 16);
+		*outl = inl;
+		return 1;
+	}
+	if (c->mode == PL_GCM && !in) {
+		if (!gcm_final(c, outl))
+			return 0;
+		return 1;
+	}
+	return aes_update(vc, out, outl, outsize, in, inl);
+}
+
+/* ---- parameters ---- */
+
+static const OSSL_PARAM aes_gettable[] = {
+	{ OSSL_CIPHER_PARAM_MODE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_BLOCK_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_AEAD, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_CUSTOM_IV, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_CTS, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_HAS_RAND_KEY, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+static const OSSL_PARAM *aes_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return aes_gettable;
+}
+
+static int aes_get_params(OSSL_PARAM params[], int mode, size_t keylen)
+{
+	OSSL_PARAM *p;
+
+	for (p = params; p && p->key; p++) {
+		int ok = 1;
+
+		if (!strcmp(p->key, OSSL_CIPHER_PARAM_MODE))
+			ok = pl_param_set_size(p, (size_t)mode);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_KEYLEN))
+			ok = pl_param_set_size(p, keylen);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_IVLEN))
+			ok = pl_param_set_size(p, mode == PL_ECB ? 0 : mode == PL_GCM ? 12 : 16);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_BLOCK_SIZE))
+			ok = pl_param_set_size(p, mode == PL_ECB || mode == PL_CBC ? 16 : 1);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD))
+			ok = pl_param_set_int(p, mode == PL_GCM);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_CUSTOM_IV))
+			ok = pl_param_set_int(p, mode == PL_GCM);
+		else if (!strcmp(p->key, OSSL_CIPHER_PARAM_CTS) ||
+			 !strcmp(p->key, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK) ||
+			 !strcmp(p->key, OSSL_CIPHER_PARAM_HAS_RAND_KEY))
+			ok = pl_param_set_int(p, 0);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static const OSSL_PARAM aes_ctx_gettable[] = {
+	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_PADDING, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_NUM, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_IV, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TAGLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+static const OSSL_PARAM aes_ctx_settable[] = {
+	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_PADDING, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_NUM, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+static const OSSL_PARAM *aes_gettable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return aes_ctx_gettable;
+}
+
+static const OSSL_PARAM *aes_settable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return aes_ctx_settable;
+}
+
+static int aes_get_ctx_params(void *vc, OSSL_PARAM params[])
+{
+	struct pl_aes *c = vc;
+	OSSL_PARAM *p;
+
+	for (p = params; p && p->key; p++) {
+		int ok = 1;
+
+		if (!strcmp(p->key, OSSL_CIPHER_PARAM_KEYLEN)) {
+			ok = pl_param_set_size(p, c->keylen);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_IVLEN)) {
+			ok = pl_param_set_size(p, c->ivlen);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_PADDING)) {
+			ok = pl_param_set_size(p, (size_t)c->pad);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_NUM)) {
+			ok = pl_param_set_size(p, c->num);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_IV)) {
+			ok = pl_param_set_octets(p, c->oiv, c->ivlen);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_UPDATED_IV)) {
+			ok = pl_param_set_octets(p, c->mode == PL_GCM ? c->oiv : c->iv,
+						 c->ivlen);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) {
+			ok = c->mode == PL_GCM && pl_param_set_size(p, c->taglen);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {
+			ok = c->mode == PL_GCM && c->enc && c->tag_ready &&
+			     p->data_size >= 1 && p->data_size <= 16 &&
+			     pl_param_set_octets(p, c->tag, p->data_size);
+			if (!ok)
+				PL_ERR(c->pc, PL_R_INVALID_TAG);
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[])
+{
+	struct pl_aes *c = vc;
+	const OSSL_PARAM *p;
+	size_t v;
+
+	for (p = params; p && p->key; p++) {
+		if (!strcmp(p->key, OSSL_CIPHER_PARAM_PADDING)) {
+			if (!pl_param_get_size(p, &v))
+				goto bad;
+			c->pad = v != 0;
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_NUM)) {
+			if (!pl_param_get_size(p, &v) || v > 15 ||
+			    c->mode == PL_ECB || c->mode == PL_CBC)
+				goto bad;
+			c->num = (unsigned int)v;
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_KEYLEN)) {
+			if (!pl_param_get_size(p, &v) || v != c->keylen) {
+				PL_ERR(c->pc, PL_R_INVALID_KEY_LENGTH);
+				return 0;
+			}
+		} else if (c->mode == PL_GCM &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_IVLEN)) {
+			if (!pl_param_get_size(p, &v) || v == 0 ||
+			    v > PL_GCM_MAX_IVLEN) {
+				PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
+				return 0;
+			}
+			if (v != c->ivlen)
+				c->iv_set = 0;
+			c->ivlen = v;
+		} else if (c->mode == PL_GCM &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {
+			if (p->data_type != OSSL_PARAM_OCTET_STRING ||
+			    p->data_size < 1 || p->data_size > 16) {
+				PL_ERR(c->pc, PL_R_INVALID_TAG_LENGTH);
+				return 0;
+			}
+			c->taglen = p->data_size;
+			if (p->data) {
+				if (c->enc) {
+					PL_ERR(c->pc, PL_R_INVALID_TAG);
+					return 0;
+				}
+				memcpy(c->tag, p->data, p->data_size);
+				c->tag_set = 1;
+			}
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION) ||
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) {
+			/* TLS 1.2 record processing inside the cipher: not here */
+			PL_ERR(c->pc, PL_R_UNSUPPORTED);
+			return 0;
+		}
+	}
+	return 1;
+bad:
+	PL_ERR(c->pc, PL_R_FAILED_TO_SET_PARAMETER);
+	return 0;
+}
+
+/* ---- the algorithm table ---- */
+
+#define PL_AES(bits, lmode, MODE)					\
+static void *aes##bits##lmode##_newctx(void *provctx)			\
+{									\
+	return aes_newctx(provctx, MODE, (bits) / 8);			\
+}									\
+static int aes##bits##lmode##_get_params(OSSL_PARAM params[])		\
+{									\
+	return aes_get_params(params, MODE, (bits) / 8);		\
+}									\
+static const OSSL_DISPATCH aes##bits##lmode##_fns[] = {			\
+	{ OSSL_FUNC_CIPHER_NEWCTX, PL_FN(aes##bits##lmode##_newctx) },	\
+	{ OSSL_FUNC_CIPHER_FREECTX, PL_FN(aes_freectx) },		\
+	{ OSSL_FUNC_CIPHER_DUPCTX, PL_FN(aes_dupctx) },			\
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, PL_FN(aes_einit) },		\
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, PL_FN(aes_dinit) },		\
+	{ OSSL_FUNC_CIPHER_UPDATE, PL_FN(aes_update) },			\
+	{ OSSL_FUNC_CIPHER_FINAL, PL_FN(aes_final) },			\
+	{ OSSL_FUNC_CIPHER_CIPHER, PL_FN(aes_cipher) },			\
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, PL_FN(aes##bits##lmode##_get_params) }, \
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, PL_FN(aes_gettable_params) }, \
+	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, PL_FN(aes_get_ctx_params) },	\
+	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, PL_FN(aes_set_ctx_params) },	\
+	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, PL_FN(aes_gettable_ctx_params) }, \
+	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, PL_FN(aes_settable_ctx_params) }, \
+	{ 0, NULL }							\
+}
+
+#define PL_FN(f)	((void (*)(void))(f))
+
+#define PL_AES_ALL(lmode, MODE)		\
+	PL_AES(128, lmode, MODE);	\
+	PL_AES(192, lmode, MODE);	\
+	PL_AES(256, lmode, MODE)
+
+PL_AES_ALL(ecb, PL_ECB);
+PL_AES_ALL(cbc, PL_CBC);
+PL_AES_ALL(ofb, PL_OFB);
+PL_AES_ALL(cfb, PL_CFB);
+PL_AES_ALL(ctr, PL_CTR);
+PL_AES_ALL(gcm, PL_GCM);
+
+#define PL_PROPS	"provider=padlock"
+
+/* OpenSSL's own names and OIDs, so that every alias finds these too. */
+static const OSSL_ALGORITHM pl_all_ciphers[] = {
+	{ "AES-256-ECB:2.16.840.1.101.3.4.1.41", PL_PROPS, aes256ecb_fns, NULL },
+	{ "AES-192-ECB:2.16.840.1.101.3.4.1.21", PL_PROPS, aes192ecb_fns, NULL },
+	{ "AES-128-ECB:2.16.840.1.101.3.4.1.1", PL_PROPS, aes128ecb_fns, NULL },
+	{ "AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", PL_PROPS, aes256cbc_fns, NULL },
+	{ "AES-192-CBC:AES192:2.16.840.1.101.3.4.1.22", PL_PROPS, aes192cbc_fns, NULL },
+	{ "AES-128-CBC:AES128:2.16.840.1.101.3.4.1.2", PL_PROPS, aes128cbc_fns, NULL },
+	{ "AES-256-OFB:2.16.840.1.101.3.4.1.43", PL_PROPS, aes256ofb_fns, NULL },
+	{ "AES-192-OFB:2.16.840.1.101.3.4.1.23", PL_PROPS, aes192ofb_fns, NULL },
+	{ "AES-128-OFB:2.16.840.1.101.3.4.1.3", PL_PROPS, aes128ofb_fns, NULL },
+	{ "AES-256-CFB:2.16.840.1.101.3.4.1.44", PL_PROPS, aes256cfb_fns, NULL },
+	{ "AES-192-CFB:2.16.840.1.101.3.4.1.24", PL_PROPS, aes192cfb_fns, NULL },
+	{ "AES-128-CFB:2.16.840.1.101.3.4.1.4", PL_PROPS, aes128cfb_fns, NULL },
+	{ "AES-256-CTR", PL_PROPS, aes256ctr_fns, NULL },
+	{ "AES-192-CTR", PL_PROPS, aes192ctr_fns, NULL },
+	{ "AES-128-CTR", PL_PROPS, aes128ctr_fns, NULL },
+	{ "AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", PL_PROPS, aes256gcm_fns, NULL },
+	{ "AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", PL_PROPS, aes192gcm_fns, NULL },
+	{ "AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", PL_PROPS, aes128gcm_fns, NULL },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM *pl_cipher_table;
+
+void pl_ciphers_setup(void)
+{
+	pl_cipher_table = pl_cpu.ace ? pl_all_ciphers : NULL;
+}
+
+const OSSL_ALGORITHM *pl_ciphers(void)
+{
+	return pl_cipher_table;
+}

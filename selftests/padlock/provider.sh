@@ -1,0 +1,338 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The padlock OpenSSL provider (provider/) under padlock-sim, which
+# executes its PadLock instructions in user mode.  The provider reads CPUID
+# leaf 0xC0000001, which QEMU's software CPU hides: the simulator's debugfs
+# user_cpuid answers it at the provider's CPUID sites (found in the file as
+# "mov $leaf, %eax; cpuid", as for OpenSSL's old engine in sim-openssl.sh);
+# the provider itself has no test-only path.
+#
+# Built in the guest against the root's OpenSSL headers, then:
+#  - `openssl list -providers -verbose` names the units it found;
+#  - OpenSSL's own EVP test data (evpciph_aes_*.txt, evpmd_sha.txt from
+#    Debian's openssl source, provider/tests/fetch-evp-data, cached under
+#    $PADLOCK_CACHE/openssl-evp and build/openssl-evp) through the provider ("provider=padlock"),
+#    one-shot and in random pieces;
+#  - random cases against the default provider per mode and digest (random
+#    sizes, update splits, unaligned and in-place buffers, dup mid-stream):
+#    PADLOCK_PROVIDER_CASES each (default 30; 10000 with PADLOCK_SCALE=long);
+#    HMAC (OpenSSL's) over the provider's digests; OpenSSL's errors on bad
+#    input; a multi-MiB unaligned in-place buffer per mode; aligned buffers
+#    that end right before an unreadable page (the prefetch erratum);
+#  - TLS 1.3 (TLS_AES_128_GCM_SHA256) between openssl s_server and
+#    s_client over loopback, both preferring padlock (?provider=padlock)
+#    (check-long, or PADLOCK_PROVIDER_TLS=1);
+#  - the same provider binary in the OpenSSL 3.5 (trixie) and 3.6 (sid)
+#    build roots of $PADLOCK_CACHE when they are there (make check: on
+#    the zhaoxin profile; check-long: everywhere);
+#  - the simulator counted the provider's xcrypt/xsha instructions and no
+#    violation (VIA Nano stepping 2: the prefetch erratum).
+# Without PadLock (profile none) the provider must load, offer nothing and
+# say why, with OpenSSL still working on its default provider.
+dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. "$dir/lib/ktap-lib.sh"
+# shellcheck source=selftests/padlock/lib/openssl-engine-lib.sh
+. "$dir/lib/openssl-engine-lib.sh"
+
+ktap_header
+top=${PADLOCK_TOP:-$(cd "$dir/../.." && pwd)}
+cache=${PADLOCK_CACHE:-/var/cache/padlock}
+sim=/sys/kernel/debug/padlock-sim
+command -v openssl > /dev/null || ktap_skip_all "openssl is not installed in this root"
+cc=$(command -v gcc || command -v cc) ||
+	ktap_skip_all "no C compiler in this root (the provider is built in the guest)"
+echo '#include <stdio.h>' | "$cc" -E -o /dev/null -x c - 2> /dev/null ||
+	ktap_skip_all "no C library headers in this root (libc6-dev) to build the provider"
+[ -e /usr/include/openssl/core_dispatch.h ] ||
+	ktap_skip_all "no OpenSSL 3 headers in this root (libssl-dev) to build the provider"
+# PADLOCK_PROVIDER_SRC: another provider source tree (a deliberately
+# broken variant, to show that these tests fail)
+src=${PADLOCK_PROVIDER_SRC:-$top/provider}
+[ -d "$src" ] || ktap_skip_all "no provider source in $src"
+t0=$(date +%s)
+took() { ktap_diag "$1 took $(($(date +%s) - t0))s"; t0=$(date +%s); }
+
+case "$PADLOCK_SCALE" in
+long) cases=${PADLOCK_PROVIDER_CASES:-10000} big=16 ;;
+*) cases=${PADLOCK_PROVIDER_CASES:-30} big=2 ;;
+esac
+
+tmp=$(mktemp -d)
+mounts=()
+cleanup() {
+	local m
+	for m in "${mounts[@]}"; do
+		umount "$m" 2>/dev/null
+	done
+	[ -d "$sim" ] && echo clear > "$sim/user_cpuid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# both builds at once: compiling is slow under software emulation
+"$cc" -O0 -Wall -o "$tmp/provider_test" "$dir/lib/provider_test.c" -lcrypto > "$tmp/test-build.log" 2>&1 &
+tpid=$!
+if out=$(make -s -j2 -C "$src" OUT="$tmp" 2>&1) && [ -e "$tmp/padlock.so" ] &&
+   ! grep -q 'warning:' <<< "$out"; then
+	ktap_pass "provider builds warning-free (-Wall -Wextra)"
+else
+	ktap_diag "$(head -n 20 <<< "$out")"
+	ktap_fail "provider builds warning-free (-Wall -Wextra)"
+	ktap_finish
+fi
+if nm -D "$tmp/padlock.so" | grep -q ' U .*\(EVP_\|OSSL_PARAM_\|ERR_\|CRYPTO_\)'; then
+	ktap_diag "$(nm -D "$tmp/padlock.so" | grep ' U ' | grep -v GLIBC | head)"
+	ktap_fail "provider links no libcrypto function"
+else
+	ktap_pass "provider links no libcrypto function"
+fi
+if ! wait $tpid; then
+	ktap_diag "$(cat "$tmp/test-build.log")"
+	ktap_fail "build lib/provider_test.c"
+	ktap_finish
+fi
+export OPENSSL_MODULES=$tmp
+so=$tmp/padlock.so
+took "building the provider and lib/provider_test.c"
+
+# --- no PadLock: loads, offers nothing, says why ---
+if [ ! -d "$sim" ] || ! grep -qw ace /proc/cpuinfo; then
+	info=$(openssl list -providers -verbose -provider padlock -provider default 2>&1)
+	ktap_diag "$(grep -A4 '^  padlock' <<< "$info")"
+	if grep -q 'build info: padlock .*no algorithms offered' <<< "$info"; then
+		ktap_pass "no PadLock: the provider loads and says why it offers nothing"
+	else
+		ktap_fail "no PadLock: the provider loads and says why it offers nothing"
+	fi
+	off=$("$tmp/provider_test" offers 2>&1)
+	if ! grep -q ' yes$' <<< "$off" && grep -q '^SHA256 no$' <<< "$off"; then
+		ktap_pass "no PadLock: no algorithm offered"
+	else
+		ktap_diag "$off"
+		ktap_fail "no PadLock: no algorithm offered"
+	fi
+	d=$(printf abc | openssl dgst -sha256 -provider padlock -provider default 2>&1)
+	if grep -q ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad <<< "$d"; then
+		ktap_pass "no PadLock: openssl dgst -sha256 works with the default provider next to padlock"
+	else
+		ktap_diag "$d"
+		ktap_fail "no PadLock: openssl dgst -sha256 works with the default provider next to padlock"
+	fi
+	ktap_finish
+fi
+
+[ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"
+n=$(openssl_engine_cpuid "$sim" "$so" 2> "$tmp/refused")
+[ -s "$tmp/refused" ] && ktap_diag "$(cat "$tmp/refused")"
+if [ "$n" -ge 2 ]; then
+	ktap_pass "CPUID leaves 0xC0000000/0xC0000001 provided at the provider's $n CPUID sites"
+else
+	ktap_fail "CPUID leaves 0xC0000000/0xC0000001 provided at the provider's CPUID sites (found $n)"
+	ktap_finish
+fi
+
+info=$(openssl list -providers -verbose -provider padlock 2>&1)
+status=$(sed -n 's/^ *build info: //p' <<< "$info")
+ktap_diag "$status"
+if grep -q 'AES-ECB' <<< "$status"; then
+	ktap_pass "openssl list -providers -verbose: padlock with AES"
+else
+	ktap_diag "$info"
+	ktap_fail "openssl list -providers -verbose: padlock with AES"
+	ktap_finish
+fi
+
+# run one provider_test command; a crash (a signal: SIGILL is the
+# simulator's verdict on a violation, SIGSEGV an over-read) is a failure
+report() {
+	ktap_report < <("$tmp/provider_test" "$@" 2>&1; rc=$?
+		[ $rc -ge 128 ] && echo "FAIL provider_test $1 | killed by signal $((rc - 128))")
+}
+ctr() { awk -v k="$1" '$1 == k { print $2 }' "$sim/counters"; }
+xsum() { awk '$1 ~ /^'"$1"'/ { s += $2 } END { print s + 0 }' "$sim/counters"; }
+v0=$(ctr violations)
+u0=$(ctr user_traps)
+declare -A x0
+for m in ecb cbc cfb ofb ctr; do
+	x0[$m]=$(ctr "xcrypt_$m")
+done
+s0=$(xsum xsha)
+
+# --- OpenSSL's EVP test data ---
+evp=
+if [ -n "${PADLOCK_EVP_DATA:-}" ]; then
+	evp=$PADLOCK_EVP_DATA
+else
+	# the 32-bit guest's root is its build root: there the data is found
+	# in the project's build/ (copied by provider/tests/fetch-evp-data)
+	for d in "$cache"/openssl-evp/*/ "$top"/build/openssl-evp/*/; do
+		[ -s "$d/evpciph_aes_common.txt" ] && evp=${d%/}
+	done
+fi
+if [ -n "$evp" ]; then
+	ktap_diag "EVP test data: $evp"
+	report kat "$evp"/evpciph_aes_common.txt "$evp"/evpmd_sha.txt
+else
+	ktap_skip "OpenSSL's EVP test data" "not in $cache/openssl-evp: run provider/tests/fetch-evp-data on the host"
+fi
+
+took "the EVP test data"
+
+# --- random cases against the default provider ---
+seed=${PADLOCK_PROVIDER_SEED:-$(date +%s)}
+ktap_diag "random cases: $cases per algorithm, seed $seed (PADLOCK_PROVIDER_SEED)"
+for a in ECB CBC CTR CFB OFB GCM SHA1 SHA224 SHA256 SHA384 SHA512 hmac-SHA1 hmac-SHA256; do
+	report diff "$a" "$cases" "$seed"
+done
+took "the random cases"
+report errors
+report big "$big"
+report edge
+
+took "errors and $big MiB buffers"
+
+# --- openssl's own command line through the provider ---
+head -c 100000 /dev/urandom > "$tmp/plain"
+key=000102030405060708090a0b0c0d0e0f
+iv=0f0e0d0c0b0a09080706050403020100
+openssl enc -aes-128-cbc -K $key -iv $iv -in "$tmp/plain" -out "$tmp/ref" -provider default
+if openssl enc -aes-128-cbc -K $key -iv $iv -in "$tmp/plain" -out "$tmp/pl" \
+	-provider padlock -provider default -propquery provider=padlock 2> "$tmp/err" &&
+   cmp -s "$tmp/ref" "$tmp/pl"; then
+	ktap_pass "openssl enc -aes-128-cbc -propquery provider=padlock = default provider"
+else
+	ktap_diag "$(cat "$tmp/err")"
+	ktap_fail "openssl enc -aes-128-cbc -propquery provider=padlock = default provider"
+fi
+
+# --- TLS 1.3 (AES-128-GCM) over loopback, both ends preferring padlock ---
+# (check-long only, or PADLOCK_PROVIDER_TLS=1: about 130 s under emulation)
+if [ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROVIDER_TLS:-}" != 1 ]; then
+	ktap_skip "TLS 1.3 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs it)"
+elif openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
+	-days 1 -keyout "$tmp/key.pem" -out "$tmp/cert.pem" > /dev/null 2>&1; then
+	c0=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
+	tls=(-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 -provider padlock -provider default
+	     -propquery '?provider=padlock')
+	openssl s_server -accept 44330 -naccept 1 -rev -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+		"${tls[@]}" > "$tmp/server.log" 2>&1 &
+	spid=$!
+	for _ in $(seq 1 60); do
+		grep -q ACCEPT "$tmp/server.log" && break
+		sleep 1
+	done
+	reply=$( (echo "padlock provider over TLS 1.3"; sleep 5) |
+		timeout 120 openssl s_client -connect 127.0.0.1:44330 -quiet "${tls[@]}" 2> "$tmp/client.log")
+	wait $spid 2>/dev/null
+	c1=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
+	if [ "$reply" = "3.1 SLT revo redivorp kcoldap" ] && [ $((c1 - c0)) -gt 0 ]; then
+		ktap_pass "TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback, s_server -rev answered, $((c1 - c0)) xcrypt instructions"
+	else
+		ktap_diag "reply: '$reply', xcrypt instructions: $((c1 - c0))"
+		ktap_diag "$(tail -n 5 "$tmp/server.log" "$tmp/client.log")"
+		ktap_fail "TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback with padlock"
+	fi
+else
+	ktap_skip "TLS 1.3 over loopback" "openssl req could not make a certificate"
+fi
+took "TLS 1.3"
+
+# --- the same binary in newer OpenSSL build roots ---
+# (make check: on the zhaoxin profile only, which has every algorithm)
+roots="trixie sid"
+[ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROFILE:-}" != zhaoxin ] && roots=
+[ -n "${PADLOCK_PROVIDER_NO_CHROOTS:-}" ] && roots=
+# PADLOCK_PROVIDER_ROOTS: other roots (absolute paths), e.g. an overlay of
+# the sid build root with OpenSSL 4.0 from experimental
+roots="$roots ${PADLOCK_PROVIDER_ROOTS:-}"
+for root in $roots; do
+	r=$cache/chroots/$root
+	[ "${root#/}" != "$root" ] && r=$root
+	if [ ! -x "$r/usr/bin/openssl" ]; then
+		ktap_skip "OpenSSL of $root" "no build root $r"
+		continue
+	fi
+	ver=$(chroot "$r" openssl version 2>/dev/null | awk '{ print $2 }')
+	mkdir -p "$tmp/$root"
+	if ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
+		ktap_skip "OpenSSL $ver ($root)" "cannot bind-mount into $r/mnt"
+		continue
+	fi
+	mounts+=("$r/mnt")
+	l=$(chroot "$r" env OPENSSL_MODULES=/mnt openssl list -providers -verbose -provider padlock 2>&1 |
+	    sed -n 's/^ *build info: //p')
+	if grep -q 'AES-ECB' <<< "$l"; then
+		ktap_pass "OpenSSL $ver ($root): the same padlock.so loads with AES"
+	else
+		ktap_fail "OpenSSL $ver ($root): the same padlock.so loads with AES"
+		continue
+	fi
+	# that root's own openssl command against its default provider
+	cp "$tmp/plain" "$tmp/chroot.plain"
+	if chroot "$r" sh -c "openssl enc -aes-256-ctr -K $key$key -iv $iv -in /mnt/chroot.plain -out /mnt/chroot.ref &&
+		OPENSSL_MODULES=/mnt openssl enc -aes-256-ctr -K $key$key -iv $iv -in /mnt/chroot.plain \
+		-out /mnt/chroot.pl -provider padlock -provider default -propquery provider=padlock" \
+		> "$tmp/chroot.err" 2>&1 && cmp -s "$tmp/chroot.ref" "$tmp/chroot.pl"; then
+		ktap_pass "OpenSSL $ver ($root): openssl enc -aes-256-ctr through padlock = its default provider"
+	else
+		ktap_diag "$(tail -n 3 "$tmp/chroot.err")"
+		ktap_fail "OpenSSL $ver ($root): openssl enc -aes-256-ctr through padlock = its default provider"
+	fi
+	# the test program runs with that root's libcrypto.so.3 (an OpenSSL 4
+	# root may still hold 3.x's): its results are labelled with that one
+	lib=$(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test version 2>/dev/null |
+	      awk '{ print $2 }')
+	[ "$lib" = "$ver" ] || ktap_diag "$root: openssl $ver, the test program's libcrypto ${lib:-?}"
+	if [ -n "$evp" ]; then
+		mkdir -p "$tmp/evp"
+		cp "$evp"/evpciph_aes_common.txt "$evp"/evpmd_sha.txt "$tmp/evp/"
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test kat \
+			/mnt/evp/evpciph_aes_common.txt /mnt/evp/evpmd_sha.txt 2>&1 |
+			sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
+	fi
+	for a in CBC CTR GCM SHA256; do
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test diff "$a" \
+			"$cases" "$seed" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
+	done
+	umount "$r/mnt"
+	unset 'mounts[-1]'
+	took "OpenSSL $ver"
+done
+
+# --- what ran on the engine ---
+for m in ecb cbc cfb ofb ctr; do
+	n=$(($(ctr "xcrypt_$m") - x0[$m]))
+	if [ $m = ctr ] && ! grep -q 'xcrypt-ctr' <<< "$status"; then
+		if [ $n = 0 ]; then
+			ktap_pass "no xcrypt-ctr where hardware CTR is not sound (CTR on xcrypt-ecb)"
+		else
+			ktap_fail "no xcrypt-ctr where hardware CTR is not sound ($n executed)"
+		fi
+	elif [ $n -gt 0 ]; then
+		ktap_pass "the provider executed xcrypt-$m ($n)"
+	else
+		ktap_fail "the provider executed xcrypt-$m (0: software path?)"
+	fi
+done
+n=$(($(xsum xsha) - s0))
+if grep -q 'SHA-1/224/256' <<< "$status"; then
+	if [ $n -gt 0 ]; then
+		ktap_pass "the provider executed xsha ($n)"
+	else
+		ktap_fail "the provider executed xsha (0: software path?)"
+	fi
+else
+	ktap_skip "the provider executed xsha" "no PHE block mode on profile $PADLOCK_PROFILE"
+fi
+v1=$(ctr violations)
+u1=$(ctr user_traps)
+ktap_diag "sim counters: $(tr '\n' ' ' < "$sim/counters")"
+ktap_diag "user_traps: $((u1 - u0))"
+if [ "$v1" = "$v0" ]; then
+	ktap_pass "no violation by the provider"
+else
+	ktap_diag "$(tail -n 10 "$sim/violations_log" 2>/dev/null)"
+	ktap_fail "no violation by the provider ($((v1 - v0)))"
+fi
+ktap_finish
