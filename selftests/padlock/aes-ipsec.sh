@@ -129,7 +129,9 @@ for sa in "cbc(aes) hmac(sha256)" "cbc(aes) hmac(sha1)" "rfc3686(ctr(aes)) hmac(
 				ktap_fail "$name: the authentication ran on PadLock ($hops: $xs for $pk packets)"
 			fi
 		fi
-		ktap_diag "$(uname -r) $PADLOCK_PROFILE: $name served by $inst: cipher $drv ($(per_packet "$xc" "$pk") xcrypt/packet), auth $([ $phe = 1 ] && echo "$hdrv ($(per_packet "$xs" "$pk") xsha/packet)" || echo "software (no PHE)")"
+		# the instance's own parts: authenc(AUTH,CIPHER)
+		a=${inst#authenc(} c=${inst#*,}
+		ktap_diag "$(uname -r) $PADLOCK_PROFILE: $name served by $inst: auth ${a%%,*} ($(per_packet "$xs" "$pk") xsha/packet), cipher ${c%)} ($(per_packet "$xc" "$pk") xcrypt/packet)"
 	else
 		ktap_skip "$name: traffic ran through PadLock instructions" "no simulator"
 		ktap_diag "$(uname -r) $PADLOCK_PROFILE: $name served by $inst"
