@@ -56,6 +56,7 @@
 #include <linux/uaccess.h>
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/numa.h>
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
@@ -571,7 +572,8 @@ static void ht_bigupdate(struct ht_run *r)
 	if (pages) {
 		for (i = 0; i < HT_BIG_PAGES; i++)
 			pages[i] = pg;
-		msg = vmap(pages, HT_BIG_PAGES, VM_MAP, PAGE_KERNEL_RO);
+		/* (vmap() refuses more pages than the machine has) */
+		msg = vm_map_ram(pages, HT_BIG_PAGES, NUMA_NO_NODE);
 	}
 	if (msg)
 		err = crypto_shash_init(r->dp) ?:
@@ -585,7 +587,7 @@ static void ht_bigupdate(struct ht_run *r)
 			  (u64)U32_MAX + 1, r->ds, r->out);
 	}
 	if (msg)
-		vunmap(msg);
+		vm_unmap_ram(msg, HT_BIG_PAGES);
 	kvfree(pages);
 	__free_page(pg);
 out:
