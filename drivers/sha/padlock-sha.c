@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * padlock-sha: SHA-1, SHA-224, SHA-256 (PHE) and SHA-384, SHA-512 (PHE2)
- * shash drivers on the VIA / Centaur / Zhaoxin PadLock hash engine.
+ * shash drivers on the VIA / Centaur / Zhaoxin PadLock hash engine, and
+ * HMAC over each of them (hmac-NAME-padlock).
  *
  * The engine (REP XSHA*, hardware.md 1.7) has two modes:
  *
@@ -30,9 +31,10 @@
  *	self-tests there), so the padding is built in software and hashed in
  *	block mode.  SHA-384/512 (PHE2) exist only here.
  *
- * The state handed to the engine is a 16-byte aligned on-stack copy of 128
+ * The state handed to the engine is a 16-byte aligned on-stack area of 128
  * bytes (VIA microcode uses the whole area; shash on >= 6.8 does not allow
- * an alignmask), so nothing is allocated per request.
+ * an alignmask), cleared before the state words are copied in, so nothing
+ * is allocated per request and the engine never sees stale stack bytes.
  *
  * Final mode is used only in the forms that silicon-proven code (the
  * in-tree driver, hardware.md 1.7 and 4.3) has issued for years: rAX = bytes
@@ -46,14 +48,25 @@
  * a NULL or dangling rSI either: with nothing left to hash it points at a
  * static dummy.
  *
- * The descriptor context has the layout of the generic drivers' state
- * (struct sha1_state, sha256_state, sha512_state: words, byte count,
- * partial block) followed by one byte, the number of buffered bytes; the
- * count is that of the bytes hashed into the words.  Export and import
- * produce and take exactly what the generic drivers do on each kernel
- * (compat header: PADLOCK_SHA_STATE_TOTAL, PADLOCK_SHA_IMPORT_STRICT), so
- * that states move between them both ways, and even a corrupted state is
- * taken as they take it.
+ * The descriptor is one of three structures, one per state format
+ * (struct padlock_sha1_desc, padlock_sha256_desc, padlock_sha512_desc):
+ * the generic drivers' state (words, byte count, partial block) followed by
+ * one byte, the number of buffered bytes; the count is that of the bytes
+ * hashed into the words.  Export and import produce and take exactly what
+ * the generic drivers do on each kernel (compat header:
+ * PADLOCK_SHA_STATE_TOTAL, PADLOCK_SHA_IMPORT_STRICT), so that states move
+ * between them both ways, and even a corrupted state is taken as they take
+ * it.
+ *
+ * HMAC (RFC 2104): the tfm keeps the states after the inner (key ^ ipad)
+ * and the outer (key ^ opad) block, computed by setkey (a key longer than
+ * a block is hashed first); init starts from the inner state, the end
+ * hashes the inner digest from the outer state.  Both ends are final-mode
+ * instructions with rAX = one block on VIA, the silicon-proven form, so
+ * even the C7 finishes HMAC in hardware; only its setkey blocks are
+ * software.  The descriptor is the inner hash's, so export and import are
+ * those of the hash, as with the kernel's hmac template and its hmac-*-lib
+ * drivers on every kernel.
  */
 
 #include <linux/module.h>
@@ -61,6 +74,7 @@
 #include <linux/string.h>
 #include <linux/bitops.h>
 #include <crypto/internal/hash.h>
+#include <crypto/hmac.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
 #include <asm/cpu_device_id.h>
@@ -71,7 +85,7 @@
 
 static int priority = 400;
 module_param(priority, int, 0444);
-MODULE_PARM_DESC(priority, "crypto priority of the algorithms (default 400, above every software SHA driver)");
+MODULE_PARM_DESC(priority, "crypto priority of the algorithms (default 400, above every software SHA driver; the hmac drivers get one more, above the hmac template over our own hashes)");
 
 enum padlock_sha_mode { PADLOCK_SHA_FINAL_ONLY, PADLOCK_SHA_NANO, PADLOCK_SHA_ZHAOXIN };
 enum padlock_sha_engine {
@@ -83,20 +97,70 @@ static enum padlock_sha_mode padlock_sha_mode;
 /* The engine's state area: 128 bytes on VIA, 32 (SHA-1/256) on Zhaoxin. */
 #define PADLOCK_SHA_HW_STATE_SIZE	128
 
+/*
+ * The descriptor of each state format: the layout of the generic drivers'
+ * struct sha1_state, sha256_state, sha512_state (checked when the module
+ * loads), then the number of buffered bytes.
+ */
+struct padlock_sha1_desc {
+	u32 h[SHA1_DIGEST_SIZE / 4];
+	u64 count;			/* bytes hashed into h */
+	u8 buf[SHA1_BLOCK_SIZE];
+	u8 partial;			/* bytes in buf: 0 ... block size */
+};
+
+struct padlock_sha256_desc {
+	u32 h[SHA256_DIGEST_SIZE / 4];
+	u64 count;
+	u8 buf[SHA256_BLOCK_SIZE];
+	u8 partial;
+};
+
+struct padlock_sha512_desc {
+	u64 h[SHA512_DIGEST_SIZE / 8];
+	u64 count[2];			/* low, high word */
+	u8 buf[SHA512_BLOCK_SIZE];
+	u8 partial;
+};
+
+enum padlock_sha_fmt { PADLOCK_SHA_FMT1, PADLOCK_SHA_FMT256, PADLOCK_SHA_FMT512 };
+
+union padlock_sha_desc {
+	struct padlock_sha1_desc s1;
+	struct padlock_sha256_desc s256;
+	struct padlock_sha512_desc s512;
+};
+
+/* hmac-*-padlock: the states after the inner and the outer key block. */
+struct padlock_hmac_ctx {
+	union padlock_sha_desc inner, outer;
+};
+
 struct padlock_sha_info {
 	enum padlock_sha_engine engine;
+	enum padlock_sha_fmt fmt;
 	unsigned int bs;		/* block size: 64 or 128 (a power of 2) */
-	unsigned int words;		/* state words: 5, 8 (u32) or 8 (u64) */
-	unsigned int wsize;		/* 4 or 8 */
-	unsigned int count_off;		/* offset of the byte count */
-	unsigned int buf_off;		/* offset of the partial block */
-	unsigned int ctxsize;		/* size of the whole generic state */
+	unsigned int ds;		/* digest size */
 	const void *iv;
+	/* sizes of the format's descriptor structure */
+	unsigned int words_size;	/* the state words */
+	unsigned int core_size;		/* words and count (hmac's core state) */
+	unsigned int generic_size;	/* the generic drivers' state structure */
+	unsigned int desc_size;		/* the whole descriptor */
+};
+
+/* Where the parts of a descriptor lie, for the code common to all formats */
+struct padlock_sha_parts {
+	void *h;			/* state words */
+	u64 *count;			/* (low word of the) count */
+	u8 *buf;			/* partial block */
+	u8 *partial;			/* bytes in buf */
 };
 
 struct padlock_sha_alg {
 	struct shash_alg alg;
 	const struct padlock_sha_info *info;
+	bool hmac;
 	bool registered;
 };
 
@@ -124,23 +188,61 @@ static const u64 padlock_sha512_iv[8] = {
 	SHA512_H4, SHA512_H5, SHA512_H6, SHA512_H7,
 };
 
-/*
- * padlock_NAME_info: engine, block size, state words and their size, and
- * where the generic drivers' state structure keeps count and partial block.
- */
-#define PADLOCK_SHA_INFO(name, eng, blk, nw, ws, type, buffer)		\
+/* padlock_NAME_info: engine, state format (structure TYPE), sizes */
+#define PADLOCK_SHA_INFO(name, eng, fmt_, type, blk, dsz)		\
 static const struct padlock_sha_info padlock_##name##_info = {		\
-	.engine = (eng), .bs = (blk), .words = (nw), .wsize = (ws),	\
-	.count_off = offsetof(type, count),				\
-	.buf_off = offsetof(type, buffer),				\
-	.ctxsize = sizeof(type), .iv = padlock_##name##_iv,		\
+	.engine = (eng), .fmt = (fmt_), .bs = (blk), .ds = (dsz),	\
+	.iv = padlock_##name##_iv,					\
+	.words_size = sizeof_field(type, h),				\
+	.core_size = offsetof(type, buf),				\
+	.generic_size = offsetof(type, partial),			\
+	.desc_size = sizeof(type),					\
 }
 
-PADLOCK_SHA_INFO(sha1, PADLOCK_SHA_XSHA1, SHA1_BLOCK_SIZE, 5, 4, struct sha1_state, buffer);
-PADLOCK_SHA_INFO(sha224, PADLOCK_SHA_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state, buf);
-PADLOCK_SHA_INFO(sha256, PADLOCK_SHA_XSHA256, SHA256_BLOCK_SIZE, 8, 4, struct sha256_state, buf);
-PADLOCK_SHA_INFO(sha384, PADLOCK_SHA_XSHA384, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state, buf);
-PADLOCK_SHA_INFO(sha512, PADLOCK_SHA_XSHA512, SHA512_BLOCK_SIZE, 8, 8, struct sha512_state, buf);
+PADLOCK_SHA_INFO(sha1, PADLOCK_SHA_XSHA1, PADLOCK_SHA_FMT1, struct padlock_sha1_desc,
+		 SHA1_BLOCK_SIZE, SHA1_DIGEST_SIZE);
+PADLOCK_SHA_INFO(sha224, PADLOCK_SHA_XSHA256, PADLOCK_SHA_FMT256, struct padlock_sha256_desc,
+		 SHA256_BLOCK_SIZE, SHA224_DIGEST_SIZE);
+PADLOCK_SHA_INFO(sha256, PADLOCK_SHA_XSHA256, PADLOCK_SHA_FMT256, struct padlock_sha256_desc,
+		 SHA256_BLOCK_SIZE, SHA256_DIGEST_SIZE);
+PADLOCK_SHA_INFO(sha384, PADLOCK_SHA_XSHA384, PADLOCK_SHA_FMT512, struct padlock_sha512_desc,
+		 SHA512_BLOCK_SIZE, SHA384_DIGEST_SIZE);
+PADLOCK_SHA_INFO(sha512, PADLOCK_SHA_XSHA512, PADLOCK_SHA_FMT512, struct padlock_sha512_desc,
+		 SHA512_BLOCK_SIZE, SHA512_DIGEST_SIZE);
+
+/* ---- the descriptor formats -------------------------------------------- */
+
+static struct padlock_sha_parts padlock_sha_parts(const struct padlock_sha_info *pi,
+						  union padlock_sha_desc *d)
+{
+	struct padlock_sha_parts p;
+
+	switch (pi->fmt) {
+	case PADLOCK_SHA_FMT1:
+		p = (struct padlock_sha_parts){ d->s1.h, &d->s1.count, d->s1.buf, &d->s1.partial };
+		break;
+	case PADLOCK_SHA_FMT256:
+		p = (struct padlock_sha_parts){ d->s256.h, &d->s256.count, d->s256.buf,
+						&d->s256.partial };
+		break;
+	default:
+		p = (struct padlock_sha_parts){ d->s512.h, &d->s512.count[0], d->s512.buf,
+						&d->s512.partial };
+		break;
+	}
+	return p;
+}
+
+/* Add @n bytes to the count (SHA-384/512 carry into the high word). */
+static void padlock_sha_count_add(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				  u64 n)
+{
+	u64 *c = padlock_sha_parts(pi, d).count;
+
+	*c += n;
+	if (pi->fmt == PADLOCK_SHA_FMT512 && *c < n)
+		d->s512.count[1]++;
+}
 
 /* ---- software block functions (C7 updates only) ------------------------ */
 
@@ -289,76 +391,47 @@ static void padlock_sha_hw_final(enum padlock_sha_engine e, const u8 *in, void *
 		padlock_xsha256_final(in, st, done, total);
 }
 
-static inline u8 *padlock_sha_ctx(struct shash_desc *desc)
-{
-	return shash_desc_ctx(desc);
-}
-
-static inline const struct padlock_sha_info *padlock_sha_info(struct shash_desc *desc)
-{
-	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
-
-	return container_of(alg, struct padlock_sha_alg, alg)->info;
-}
-
-static inline u64 *padlock_sha_count(const struct padlock_sha_info *pi, u8 *ctx)
-{
-	return (u64 *)(ctx + pi->count_off);
-}
-
-/* The number of bytes in the partial block: 0 ... block size. */
-static inline u8 *padlock_sha_buffered(const struct padlock_sha_info *pi, u8 *ctx)
-{
-	return ctx + pi->ctxsize;
-}
-
-/* Add @n bytes to the count (SHA-384/512 carry into the high word). */
-static void padlock_sha_count_add(const struct padlock_sha_info *pi, u8 *ctx, u64 n)
-{
-	u64 *c = padlock_sha_count(pi, ctx);
-
-	c[0] += n;
-	if (pi->bs == SHA512_BLOCK_SIZE && c[0] < n)
-		c[1]++;
-}
-
 /*
  * One XSHA instruction on a 16-byte aligned on-stack copy of the state
- * words at the start of @ctx.  Block mode (@final false): @n whole blocks
- * at @in.  Final mode: @done bytes are already hashed into the state, @n is
- * the whole message's length.
+ * words of @d.  Block mode (@final false): @n whole blocks at @in.  Final
+ * mode: @done bytes are already hashed into the state, @n is the whole
+ * message's length.  The whole 128-byte area is cleared first: the engine
+ * reads and writes more than the state words (VIA: scratch up to 128
+ * bytes; Zhaoxin: 32 bytes for SHA-1's 20-byte state), and must find
+ * zeros there rather than what an earlier call left on the stack.
  */
-static void padlock_sha_xsha(const struct padlock_sha_info *pi, u8 *ctx, const u8 *in,
-			     bool final, unsigned long done, unsigned long n)
+static void padlock_sha_xsha(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+			     const u8 *in, bool final, unsigned long done, unsigned long n)
 {
 	u8 raw[PADLOCK_SHA_HW_STATE_SIZE + PADLOCK_ALIGN - 1];
 	u8 *st = PTR_ALIGN(&raw[0], PADLOCK_ALIGN);
-	unsigned int ssize = pi->words * pi->wsize;
+	void *h = padlock_sha_parts(pi, d).h;
 
-	memcpy(st, ctx, ssize);
+	memset(raw, 0, sizeof(raw));
+	memcpy(st, h, pi->words_size);
 	if (final)
 		padlock_sha_hw_final(pi->engine, in, st, done, n);
 	else
 		padlock_sha_hw_blocks(pi->engine, in, st, n);
-	memcpy(ctx, st, ssize);
+	memcpy(h, st, pi->words_size);
 	memzero_explicit(raw, sizeof(raw));
 }
 
-/* Hash @n whole blocks at @in into the state words at the start of @ctx. */
-static void padlock_sha_blocks(const struct padlock_sha_info *pi, u8 *ctx, const u8 *in,
-			       unsigned long n)
+/* Hash @n whole blocks at @in into the state words of @d. */
+static void padlock_sha_blocks(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+			       const u8 *in, unsigned long n)
 {
 	if (!n)
 		return;
 	if (padlock_sha_mode == PADLOCK_SHA_FINAL_ONLY) {
 		/* C7: no block mode; only SHA-1/256 exist there. */
-		if (pi->engine == PADLOCK_SHA_XSHA1)
-			padlock_sha1_sw_blocks((u32 *)ctx, in, n);
+		if (pi->fmt == PADLOCK_SHA_FMT1)
+			padlock_sha1_sw_blocks(d->s1.h, in, n);
 		else
-			padlock_sha256_sw_blocks((u32 *)ctx, in, n);
+			padlock_sha256_sw_blocks(d->s256.h, in, n);
 		return;
 	}
-	padlock_sha_xsha(pi, ctx, in, false, 0, n);
+	padlock_sha_xsha(pi, d, in, false, 0, n);
 }
 
 /*
@@ -366,8 +439,8 @@ static void padlock_sha_blocks(const struct padlock_sha_info *pi, u8 *ctx, const
  * software and hash the one or two resulting blocks.  @hi is the high word
  * of a 128-bit byte count (SHA-384/512 only, as in the generic drivers).
  */
-static void padlock_sha_pad_blocks(const struct padlock_sha_info *pi, u8 *ctx, const u8 *tail,
-				   unsigned int len, u64 total, u64 hi)
+static void padlock_sha_pad_blocks(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				   const u8 *tail, unsigned int len, u64 total, u64 hi)
 {
 	u8 blk[2 * SHA512_BLOCK_SIZE];
 	unsigned int bs = pi->bs, lenbytes = bs / 8, nb;
@@ -380,32 +453,33 @@ static void padlock_sha_pad_blocks(const struct padlock_sha_info *pi, u8 *ctx, c
 	put_unaligned_be64(total << 3, blk + nb * bs - 8);
 	if (bs == SHA512_BLOCK_SIZE)
 		put_unaligned_be64(hi << 3 | total >> 61, blk + nb * bs - 16);
-	padlock_sha_blocks(pi, ctx, blk, nb);
+	padlock_sha_blocks(pi, d, blk, nb);
 	memzero_explicit(blk, sizeof(blk));
 }
 
-static void padlock_sha_digest_out(const struct padlock_sha_info *pi, const u8 *ctx, u8 *out,
-				   unsigned int ds)
+/* The first @ds bytes of the big-endian digest of the words of @d */
+static void padlock_sha_digest_out(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				   u8 *out, unsigned int ds)
 {
+	u8 tmp[SHA512_DIGEST_SIZE];
 	unsigned int i;
 
-	if (pi->wsize == 8) {
-		const u64 *h = (const u64 *)ctx;
-		u8 tmp[SHA512_DIGEST_SIZE];
-
-		for (i = 0; i < pi->words; i++)
-			put_unaligned_be64(h[i], tmp + 8 * i);
-		memcpy(out, tmp, ds);
-		memzero_explicit(tmp, sizeof(tmp));
-	} else {
-		const u32 *h = (const u32 *)ctx;
-		u8 tmp[SHA256_DIGEST_SIZE];
-
-		for (i = 0; i < pi->words; i++)
-			put_unaligned_be32(h[i], tmp + 4 * i);
-		memcpy(out, tmp, ds);
-		memzero_explicit(tmp, sizeof(tmp));
+	switch (pi->fmt) {
+	case PADLOCK_SHA_FMT1:
+		for (i = 0; i < ARRAY_SIZE(d->s1.h); i++)
+			put_unaligned_be32(d->s1.h[i], tmp + 4 * i);
+		break;
+	case PADLOCK_SHA_FMT256:
+		for (i = 0; i < ARRAY_SIZE(d->s256.h); i++)
+			put_unaligned_be32(d->s256.h[i], tmp + 4 * i);
+		break;
+	default:
+		for (i = 0; i < ARRAY_SIZE(d->s512.h); i++)
+			put_unaligned_be64(d->s512.h[i], tmp + 8 * i);
+		break;
 	}
+	memcpy(out, tmp, ds);
+	memzero_explicit(tmp, sizeof(tmp));
 }
 
 /*
@@ -413,12 +487,12 @@ static void padlock_sha_digest_out(const struct padlock_sha_info *pi, const u8 *
  * (SHA-1 for xsha1, SHA-256 for xsha256), the only state final mode is
  * known to take with rAX = 0?
  */
-static bool padlock_sha_engine_iv(const struct padlock_sha_info *pi, const u8 *ctx)
+static bool padlock_sha_engine_iv(const struct padlock_sha_info *pi, union padlock_sha_desc *d)
 {
 	if (pi->engine == PADLOCK_SHA_XSHA1)
-		return !memcmp(ctx, padlock_sha1_iv, sizeof(padlock_sha1_iv));
+		return !memcmp(d->s1.h, padlock_sha1_iv, sizeof(padlock_sha1_iv));
 	if (pi->engine == PADLOCK_SHA_XSHA256)
-		return !memcmp(ctx, padlock_sha256_iv, sizeof(padlock_sha256_iv));
+		return !memcmp(d->s256.h, padlock_sha256_iv, sizeof(padlock_sha256_iv));
 	return false;
 }
 
@@ -427,8 +501,8 @@ static bool padlock_sha_engine_iv(const struct padlock_sha_info *pi, const u8 *c
  * final-mode instruction, the state holding @done bytes.  Returns false,
  * with nothing hashed, where final mode cannot be used.
  */
-static bool padlock_sha_final_mode(const struct padlock_sha_info *pi, u8 *ctx, u64 done,
-				   const u8 *data, unsigned int len)
+static bool padlock_sha_final_mode(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				   u64 done, const u8 *data, unsigned int len)
 {
 	u64 total = done + len;
 
@@ -447,14 +521,14 @@ static bool padlock_sha_final_mode(const struct padlock_sha_info *pi, u8 *ctx, u
 	 * an imported state with a count of 0) hash the first block first,
 	 * so that final mode continues with rAX = 64.
 	 */
-	if (!done && !padlock_sha_engine_iv(pi, ctx)) {
+	if (!done && !padlock_sha_engine_iv(pi, d)) {
 		if (len < pi->bs)
 			return false;
-		padlock_sha_blocks(pi, ctx, data, 1);
+		padlock_sha_blocks(pi, d, data, 1);
 		done = pi->bs;
 		data += pi->bs;
 	}
-	padlock_sha_xsha(pi, ctx, data, true, done, total);
+	padlock_sha_xsha(pi, d, data, true, done, total);
 	return true;
 }
 
@@ -462,102 +536,132 @@ static bool padlock_sha_final_mode(const struct padlock_sha_info *pi, u8 *ctx, u
  * Finish a message: the state holds @done bytes (a block multiple unless an
  * imported state says otherwise), @len more bytes at @data end it.  @hi is
  * the high word of the whole message's 128-bit byte count (SHA-384/512).
+ * Writes @ds bytes of digest and wipes the words and the count.
  */
-static void padlock_sha_finish(struct shash_desc *desc, u64 done, const u8 *data,
-			       unsigned int len, u8 *out, u64 hi)
+static void padlock_sha_finish(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+			       u64 done, const u8 *data, unsigned int len, u8 *out,
+			       unsigned int ds, u64 hi)
 {
-	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
 	unsigned long n;
 
-	if (!padlock_sha_final_mode(pi, ctx, done, data, len)) {
+	if (!padlock_sha_final_mode(pi, d, done, data, len)) {
 		/*
 		 * Zhaoxin, and where final mode cannot be used: whole
 		 * blocks, then the padding built in software (block mode;
 		 * C7: software).
 		 */
 		n = len / pi->bs;
-		padlock_sha_blocks(pi, ctx, data, n);
-		padlock_sha_pad_blocks(pi, ctx, data + n * pi->bs, len % pi->bs,
+		padlock_sha_blocks(pi, d, data, n);
+		padlock_sha_pad_blocks(pi, d, data + n * pi->bs, len % pi->bs,
 				       done + len, hi);
 	}
-	padlock_sha_digest_out(pi, ctx, out, crypto_shash_digestsize(desc->tfm));
-	memzero_explicit(ctx, pi->buf_off);
+	padlock_sha_digest_out(pi, d, out, ds);
+	memzero_explicit(d, pi->core_size);
 }
 
-/* ---- shash callbacks --------------------------------------------------- */
-
-static int padlock_sha_init(struct shash_desc *desc)
+/* A new message: the algorithm's initial value, nothing hashed. */
+static void padlock_sha_start(const struct padlock_sha_info *pi, union padlock_sha_desc *d)
 {
-	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-
-	memset(ctx, 0, pi->buf_off);
-	memcpy(ctx, pi->iv, pi->words * pi->wsize);
-	*padlock_sha_buffered(pi, ctx) = 0;
-	return 0;
+	memset(d, 0, pi->desc_size);
+	memcpy(padlock_sha_parts(pi, d).h, pi->iv, pi->words_size);
 }
 
-static int padlock_sha_update(struct shash_desc *desc, const u8 *data,
-			      unsigned int len)
+static void padlock_sha_do_update(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				  const u8 *data, unsigned int len)
 {
-	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-	u8 *buf = ctx + pi->buf_off;
-	unsigned int bs = pi->bs, partial = *padlock_sha_buffered(pi, ctx), fill;
+	struct padlock_sha_parts p = padlock_sha_parts(pi, d);
+	unsigned int bs = pi->bs, partial = *p.partial, fill;
 	unsigned long n;
 
-	if (partial + len < bs) {
-		memcpy(buf + partial, data, len);
-		*padlock_sha_buffered(pi, ctx) = partial + len;
-		return 0;
+	/*
+	 * partial <= bs (import refuses more), so bs - partial does not wrap;
+	 * partial + len would, for a len close to 4 GiB.
+	 */
+	if (len < bs - partial) {
+		memcpy(p.buf + partial, data, len);
+		*p.partial = partial + len;
+		return;
 	}
 	if (partial) {
 		/* (an imported state may hold a whole block: fill = 0) */
 		fill = bs - partial;
-		memcpy(buf + partial, data, fill);
-		padlock_sha_blocks(pi, ctx, buf, 1);
-		padlock_sha_count_add(pi, ctx, bs);
+		memcpy(p.buf + partial, data, fill);
+		padlock_sha_blocks(pi, d, p.buf, 1);
+		padlock_sha_count_add(pi, d, bs);
 		data += fill;
 		len -= fill;
 	}
 	n = len / bs;
-	padlock_sha_blocks(pi, ctx, data, n);
-	padlock_sha_count_add(pi, ctx, (u64)n * bs);
-	memcpy(buf, data + n * bs, len % bs);
-	*padlock_sha_buffered(pi, ctx) = len % bs;
-	return 0;
+	padlock_sha_blocks(pi, d, data, n);
+	padlock_sha_count_add(pi, d, (u64)n * bs);
+	memcpy(p.buf, data + n * bs, len % bs);
+	*p.partial = len % bs;
 }
 
-static int padlock_sha_finup(struct shash_desc *desc, const u8 *data,
-			     unsigned int len, u8 *out)
+/* Hash the buffered bytes and @len more at @data, @ds bytes to @out. */
+static void padlock_sha_do_finup(const struct padlock_sha_info *pi, union padlock_sha_desc *d,
+				 const u8 *data, unsigned int len, u8 *out, unsigned int ds)
 {
-	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-	u8 *buf = ctx + pi->buf_off;
-	unsigned int bs = pi->bs, partial = *padlock_sha_buffered(pi, ctx), fill;
-	u64 done = *padlock_sha_count(pi, ctx), hi = 0;
+	struct padlock_sha_parts p = padlock_sha_parts(pi, d);
+	unsigned int bs = pi->bs, partial = *p.partial, fill;
+	u64 done = *p.count, hi = 0;
 
 	/* SHA-384/512: the high word of the whole message's byte count */
-	if (bs == SHA512_BLOCK_SIZE)
-		hi = padlock_sha_count(pi, ctx)[1] + (done + partial + len < done);
+	if (pi->fmt == PADLOCK_SHA_FMT512)
+		hi = d->s512.count[1] + (done + partial + len < done);
 
 	if (partial) {
 		fill = min(len, bs - partial);
-		memcpy(buf + partial, data, fill);
+		memcpy(p.buf + partial, data, fill);
 		partial += fill;
 		data += fill;
 		len -= fill;
 		if (partial < bs || !len) {
-			padlock_sha_finish(desc, done, buf, partial, out, hi);
+			padlock_sha_finish(pi, d, done, p.buf, partial, out, ds, hi);
 			goto wipe;
 		}
-		padlock_sha_blocks(pi, ctx, buf, 1);
+		padlock_sha_blocks(pi, d, p.buf, 1);
 		done += bs;
 	}
-	padlock_sha_finish(desc, done, data, len, out, hi);
+	padlock_sha_finish(pi, d, done, data, len, out, ds, hi);
 wipe:
-	memzero_explicit(ctx, pi->ctxsize + 1);
+	memzero_explicit(d, pi->desc_size);
+}
+
+/* ---- shash callbacks --------------------------------------------------- */
+
+static inline union padlock_sha_desc *padlock_sha_desc(struct shash_desc *desc)
+{
+	return shash_desc_ctx(desc);
+}
+
+static inline struct padlock_sha_alg *padlock_sha_alg_of(struct crypto_shash *tfm)
+{
+	return container_of(crypto_shash_alg(tfm), struct padlock_sha_alg, alg);
+}
+
+static inline const struct padlock_sha_info *padlock_sha_info(struct shash_desc *desc)
+{
+	return padlock_sha_alg_of(desc->tfm)->info;
+}
+
+static int padlock_sha_init(struct shash_desc *desc)
+{
+	padlock_sha_start(padlock_sha_info(desc), padlock_sha_desc(desc));
+	return 0;
+}
+
+static int padlock_sha_update(struct shash_desc *desc, const u8 *data, unsigned int len)
+{
+	padlock_sha_do_update(padlock_sha_info(desc), padlock_sha_desc(desc), data, len);
+	return 0;
+}
+
+static int padlock_sha_finup(struct shash_desc *desc, const u8 *data, unsigned int len, u8 *out)
+{
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+
+	padlock_sha_do_finup(pi, padlock_sha_desc(desc), data, len, out, pi->ds);
 	return 0;
 }
 
@@ -566,11 +670,14 @@ static int padlock_sha_final(struct shash_desc *desc, u8 *out)
 	return padlock_sha_finup(desc, NULL, 0, out);
 }
 
-static int padlock_sha_digest(struct shash_desc *desc, const u8 *data,
-			      unsigned int len, u8 *out)
+static int padlock_sha_digest(struct shash_desc *desc, const u8 *data, unsigned int len,
+			      u8 *out)
 {
-	padlock_sha_init(desc);
-	padlock_sha_finish(desc, 0, data, len, out, 0);
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+
+	padlock_sha_start(pi, d);
+	padlock_sha_finish(pi, d, 0, data, len, out, pi->ds, 0);
 	return 0;
 }
 
@@ -584,20 +691,20 @@ static int padlock_sha_export(struct shash_desc *desc, void *out)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
 
-	memcpy(out, padlock_sha_ctx(desc), pi->ctxsize + 1);
+	memcpy(out, padlock_sha_desc(desc), pi->generic_size + 1);
 	return 0;
 }
 
 static int padlock_sha_import(struct shash_desc *desc, const void *in)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-	u64 *count = padlock_sha_count(pi, ctx);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+	struct padlock_sha_parts p = padlock_sha_parts(pi, d);
 
-	memcpy(ctx, in, pi->ctxsize + 1);
-	*count += *padlock_sha_buffered(pi, ctx);
-	*padlock_sha_buffered(pi, ctx) = *count & (pi->bs - 1);
-	*count -= *padlock_sha_buffered(pi, ctx);
+	memcpy(d, in, pi->generic_size + 1);
+	*p.count += *p.partial;
+	*p.partial = *p.count & (pi->bs - 1);
+	*p.count -= *p.partial;
 	return 0;
 }
 
@@ -605,10 +712,16 @@ static int padlock_sha_import(struct shash_desc *desc, const void *in)
 static int padlock_sha_import_strict(struct shash_desc *desc, const void *in)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+	u8 *partial = padlock_sha_parts(pi, d).partial;
 
-	memcpy(ctx, in, pi->ctxsize + 1);
-	return *padlock_sha_buffered(pi, ctx) > pi->bs ? -EOVERFLOW : 0;
+	memcpy(d, in, pi->generic_size + 1);
+	if (*partial > pi->bs) {
+		/* never leave a length that update would trust */
+		*partial = 0;
+		return -EOVERFLOW;
+	}
+	return 0;
 }
 
 /*
@@ -618,28 +731,26 @@ static int padlock_sha_import_strict(struct shash_desc *desc, const void *in)
 static int padlock_sha_export_total(struct shash_desc *desc, void *out)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-	u64 c[2] = { 0, 0 };
-	unsigned int partial = *padlock_sha_buffered(pi, ctx);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+	union padlock_sha_desc tmp;
 
-	memcpy(out, ctx, pi->ctxsize);
-	memcpy(c, ctx + pi->count_off, pi->bs == SHA512_BLOCK_SIZE ? 16 : 8);
-	c[0] += partial;
-	if (c[0] < partial)
-		c[1]++;
-	memcpy((u8 *)out + pi->count_off, c, pi->bs == SHA512_BLOCK_SIZE ? 16 : 8);
+	/* (@out need not be aligned for the count: worked on in a copy) */
+	memcpy(&tmp, d, pi->desc_size);
+	padlock_sha_count_add(pi, &tmp, *padlock_sha_parts(pi, d).partial);
+	memcpy(out, &tmp, pi->generic_size);
+	memzero_explicit(&tmp, sizeof(tmp));
 	return 0;
 }
 
 static int padlock_sha_import_total(struct shash_desc *desc, const void *in)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
-	u64 *count = padlock_sha_count(pi, ctx);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+	struct padlock_sha_parts p = padlock_sha_parts(pi, d);
 
-	memcpy(ctx, in, pi->ctxsize);
-	*padlock_sha_buffered(pi, ctx) = *count & (pi->bs - 1);
-	*count -= *padlock_sha_buffered(pi, ctx);
+	memcpy(d, in, pi->generic_size);
+	*p.partial = *p.count & (pi->bs - 1);
+	*p.count -= *p.partial;
 	return 0;
 }
 
@@ -649,37 +760,127 @@ static int padlock_sha_import_total(struct shash_desc *desc, const void *in)
  */
 static int padlock_sha_export_core(struct shash_desc *desc, void *out)
 {
-	memcpy(out, padlock_sha_ctx(desc), padlock_sha_info(desc)->buf_off);
+	memcpy(out, padlock_sha_desc(desc), padlock_sha_info(desc)->core_size);
 	return 0;
 }
 
 static int padlock_sha_import_core(struct shash_desc *desc, const void *in)
 {
 	const struct padlock_sha_info *pi = padlock_sha_info(desc);
-	u8 *ctx = padlock_sha_ctx(desc);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
 
-	memcpy(ctx, in, pi->buf_off);
-	*padlock_sha_buffered(pi, ctx) = 0;
+	memcpy(d, in, pi->core_size);
+	*padlock_sha_parts(pi, d).partial = 0;
 	return 0;
+}
+
+/* ---- HMAC -------------------------------------------------------------- */
+
+static int padlock_hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
+{
+	const struct padlock_sha_info *pi = padlock_sha_alg_of(tfm)->info;
+	struct padlock_hmac_ctx *c = crypto_shash_ctx(tfm);
+	u8 pad[SHA512_BLOCK_SIZE];
+	unsigned int i;
+
+	/* A key longer than a block is replaced by its digest. */
+	if (keylen > pi->bs) {
+		padlock_sha_start(pi, &c->inner);
+		padlock_sha_finish(pi, &c->inner, 0, key, keylen, pad, pi->ds, 0);
+		keylen = pi->ds;
+	} else {
+		memcpy(pad, key, keylen);
+	}
+	memset(pad + keylen, 0, pi->bs - keylen);
+
+	for (i = 0; i < pi->bs; i++)
+		pad[i] ^= HMAC_IPAD_VALUE;
+	padlock_sha_start(pi, &c->inner);
+	padlock_sha_blocks(pi, &c->inner, pad, 1);
+	padlock_sha_count_add(pi, &c->inner, pi->bs);
+
+	for (i = 0; i < pi->bs; i++)
+		pad[i] ^= HMAC_IPAD_VALUE ^ HMAC_OPAD_VALUE;
+	padlock_sha_start(pi, &c->outer);
+	padlock_sha_blocks(pi, &c->outer, pad, 1);
+	padlock_sha_count_add(pi, &c->outer, pi->bs);
+
+	memzero_explicit(pad, sizeof(pad));
+	return 0;
+}
+
+static int padlock_hmac_init(struct shash_desc *desc)
+{
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	struct padlock_hmac_ctx *c = crypto_shash_ctx(desc->tfm);
+
+	memcpy(padlock_sha_desc(desc), &c->inner, pi->desc_size);
+	return 0;
+}
+
+static int padlock_hmac_finup(struct shash_desc *desc, const u8 *data, unsigned int len,
+			      u8 *out)
+{
+	const struct padlock_sha_info *pi = padlock_sha_info(desc);
+	struct padlock_hmac_ctx *c = crypto_shash_ctx(desc->tfm);
+	union padlock_sha_desc *d = padlock_sha_desc(desc);
+	u8 ih[SHA512_DIGEST_SIZE];
+
+	padlock_sha_do_finup(pi, d, data, len, ih, pi->ds);
+	/* the outer hash: one block (key ^ opad) done, the inner digest */
+	memcpy(d, &c->outer, pi->desc_size);
+	padlock_sha_finish(pi, d, pi->bs, ih, pi->ds, out, pi->ds, 0);
+	memzero_explicit(d, pi->desc_size);
+	memzero_explicit(ih, sizeof(ih));
+	return 0;
+}
+
+static int padlock_hmac_final(struct shash_desc *desc, u8 *out)
+{
+	return padlock_hmac_finup(desc, NULL, 0, out);
+}
+
+static int padlock_hmac_digest(struct shash_desc *desc, const u8 *data, unsigned int len,
+			       u8 *out)
+{
+	padlock_hmac_init(desc);
+	return padlock_hmac_finup(desc, data, len, out);
+}
+
+static void padlock_hmac_exit_tfm(struct crypto_shash *tfm)
+{
+	memzero_explicit(crypto_shash_ctx(tfm), sizeof(struct padlock_hmac_ctx));
 }
 
 /* ---- registration ------------------------------------------------------ */
 
 /* NAME, NAME-padlock, described by padlock_NAME_info. */
-#define PADLOCK_SHA_ALG(name, ds) {					\
+#define PADLOCK_SHA_ALG(name) {						\
 	.info = &padlock_##name##_info,					\
-	.alg.digestsize = (ds),						\
 	.alg.base.cra_name = #name,					\
 	.alg.base.cra_driver_name = #name "-padlock",			\
 	.alg.base.cra_module = THIS_MODULE,				\
 }
 
+/* hmac(NAME), hmac-NAME-padlock */
+#define PADLOCK_HMAC_ALG(name) {					\
+	.info = &padlock_##name##_info,	.hmac = true,			\
+	.alg.base.cra_name = "hmac(" #name ")",				\
+	.alg.base.cra_driver_name = "hmac-" #name "-padlock",		\
+	.alg.base.cra_module = THIS_MODULE,				\
+}
+
 static struct padlock_sha_alg padlock_sha_algs[] = {
-	PADLOCK_SHA_ALG(sha1, SHA1_DIGEST_SIZE),
-	PADLOCK_SHA_ALG(sha224, SHA224_DIGEST_SIZE),
-	PADLOCK_SHA_ALG(sha256, SHA256_DIGEST_SIZE),
-	PADLOCK_SHA_ALG(sha384, SHA384_DIGEST_SIZE),
-	PADLOCK_SHA_ALG(sha512, SHA512_DIGEST_SIZE),
+	PADLOCK_SHA_ALG(sha1),
+	PADLOCK_SHA_ALG(sha224),
+	PADLOCK_SHA_ALG(sha256),
+	PADLOCK_SHA_ALG(sha384),
+	PADLOCK_SHA_ALG(sha512),
+	PADLOCK_HMAC_ALG(sha1),
+	PADLOCK_HMAC_ALG(sha224),
+	PADLOCK_HMAC_ALG(sha256),
+	PADLOCK_HMAC_ALG(sha384),
+	PADLOCK_HMAC_ALG(sha512),
 };
 
 static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
@@ -687,24 +888,32 @@ static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
 	const struct padlock_sha_info *pi = a->info;
 	struct shash_alg *alg = &a->alg;
 
-	alg->init = padlock_sha_init;
+	/* hmac: its own ends and key; the inner hash's descriptor, export, import */
+	alg->digestsize = pi->ds;
+	alg->init = a->hmac ? padlock_hmac_init : padlock_sha_init;
 	alg->update = padlock_sha_update;
-	alg->final = padlock_sha_final;
-	alg->finup = padlock_sha_finup;
-	alg->digest = padlock_sha_digest;
+	alg->final = a->hmac ? padlock_hmac_final : padlock_sha_final;
+	alg->finup = a->hmac ? padlock_hmac_finup : padlock_sha_finup;
+	alg->digest = a->hmac ? padlock_hmac_digest : padlock_sha_digest;
+	if (a->hmac) {
+		alg->setkey = padlock_hmac_setkey;
+		alg->exit_tfm = padlock_hmac_exit_tfm;
+		alg->base.cra_ctxsize = sizeof(struct padlock_hmac_ctx);
+	}
 	alg->export = padlock_sha_export;
 	alg->import = PADLOCK_SHA_IMPORT_STRICT ? padlock_sha_import_strict :
 						  padlock_sha_import;
 	padlock_shash_set_export_core(alg, padlock_sha_export_core,
 				      padlock_sha_import_core);
-	alg->descsize = pi->ctxsize + 1;
-	alg->statesize = pi->ctxsize + 1;
+	alg->descsize = pi->desc_size;
+	alg->statesize = pi->generic_size + 1;
 	if (PADLOCK_SHA_STATE_TOTAL) {
 		alg->export = padlock_sha_export_total;
 		alg->import = padlock_sha_import_total;
-		alg->statesize = pi->ctxsize;
+		alg->statesize = pi->generic_size;
 	}
-	alg->base.cra_priority = priority;
+	/* hmac: above the hmac template over our own hashes */
+	alg->base.cra_priority = priority + a->hmac;
 	alg->base.cra_blocksize = pi->bs;
 }
 
@@ -725,6 +934,13 @@ static void padlock_sha_unregister_all(void)
 	}
 }
 
+/* Our descriptor @ours starts with the generic drivers' state @theirs. */
+#define PADLOCK_SHA_SAME_LAYOUT(ours, theirs, buffer) do {			\
+	BUILD_BUG_ON(offsetof(ours, count) != offsetof(theirs, count));	\
+	BUILD_BUG_ON(offsetof(ours, buf) != offsetof(theirs, buffer));	\
+	BUILD_BUG_ON(offsetof(ours, partial) != sizeof(theirs));		\
+} while (0)
+
 static int __init padlock_sha_mod_init(void)
 {
 	static const char * const names[] = {
@@ -734,6 +950,11 @@ static int __init padlock_sha_mod_init(void)
 	};
 	bool phe2;
 	int i, err;
+
+	/* export, import and the generic drivers' states: the same bytes */
+	PADLOCK_SHA_SAME_LAYOUT(struct padlock_sha1_desc, struct sha1_state, buffer);
+	PADLOCK_SHA_SAME_LAYOUT(struct padlock_sha256_desc, struct sha256_state, buf);
+	PADLOCK_SHA_SAME_LAYOUT(struct padlock_sha512_desc, struct sha512_state, buf);
 
 	if (!x86_match_cpu(padlock_sha_ids) || !padlock_cpu_has_phe())
 		return padlock_cpu_refuse(X86_FEATURE_PHE, "PHE (xsha)");
@@ -762,8 +983,8 @@ static int __init padlock_sha_mod_init(void)
 		}
 		padlock_sha_algs[i].registered = true;
 	}
-	pr_info("PadLock PHE%s: %s, priority %d\n", phe2 ? "+PHE2" : "",
-		names[padlock_sha_mode], priority);
+	pr_info("PadLock PHE%s: %s, priority %d (hmac %d)\n", phe2 ? "+PHE2" : "",
+		names[padlock_sha_mode], priority, priority + 1);
 	return 0;
 }
 
@@ -775,7 +996,7 @@ static void __exit padlock_sha_mod_exit(void)
 module_init(padlock_sha_mod_init);
 module_exit(padlock_sha_mod_exit);
 
-MODULE_DESCRIPTION("VIA/Zhaoxin PadLock PHE SHA-1/SHA-224/SHA-256/SHA-384/SHA-512");
+MODULE_DESCRIPTION("VIA/Zhaoxin PadLock PHE SHA-1/SHA-224/SHA-256/SHA-384/SHA-512 and HMAC");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(PADLOCK_VERSION);
 MODULE_ALIAS_CRYPTO("sha1");
@@ -788,3 +1009,13 @@ MODULE_ALIAS_CRYPTO("sha224-padlock");
 MODULE_ALIAS_CRYPTO("sha256-padlock");
 MODULE_ALIAS_CRYPTO("sha384-padlock");
 MODULE_ALIAS_CRYPTO("sha512-padlock");
+MODULE_ALIAS_CRYPTO("hmac(sha1)");
+MODULE_ALIAS_CRYPTO("hmac(sha224)");
+MODULE_ALIAS_CRYPTO("hmac(sha256)");
+MODULE_ALIAS_CRYPTO("hmac(sha384)");
+MODULE_ALIAS_CRYPTO("hmac(sha512)");
+MODULE_ALIAS_CRYPTO("hmac-sha1-padlock");
+MODULE_ALIAS_CRYPTO("hmac-sha224-padlock");
+MODULE_ALIAS_CRYPTO("hmac-sha256-padlock");
+MODULE_ALIAS_CRYPTO("hmac-sha384-padlock");
+MODULE_ALIAS_CRYPTO("hmac-sha512-padlock");

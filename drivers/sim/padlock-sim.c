@@ -205,6 +205,7 @@ static const char * const counter_names[SC_NR] = {
 	[SC_USER_TRAPS] = "user_traps",
 	[SC_POPF_SEEN] = "popf_seen",
 	[SC_USER_OVERREAD] = "user_overread",
+	[SC_XSHA_DIRTY] = "xsha_dirty_area",
 };
 
 /* xorshift64*: cheap, per CPU, for interruption points and garbage */

@@ -19,6 +19,13 @@
  * the state from rDI; xsha_final_zero_ignores_state=1 is the pessimistic
  * variant, where such an instruction ignores rDI and starts from the
  * algorithm's standard IV.  Drivers must be right under both.
+ *
+ * The area at rDI is larger than the state words (VIA: 128 bytes, which the
+ * microcode uses as scratch; Zhaoxin: 32 bytes, also for SHA-1's 20-byte
+ * state), and no source says whether the engine reads what lies there.  The
+ * strictest reading is that it may: an xsha that finds anything but zeros
+ * after the state words is counted (xsha_dirty_area).  A count, not a
+ * violation, because the in-tree driver has run that way on silicon.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -134,12 +141,33 @@ static bool xsha_final(struct pt_regs *regs, struct xsha_ctx *x,
 	return true;
 }
 
+/* The area at rDI: 128 bytes on VIA, 32 (or the 64-byte state) on Zhaoxin */
+static unsigned int xsha_area(const struct xsha_ctx *x)
+{
+	return (sim_prof->features & SIM_ZX_SHA) ? max(32U, x->state_bytes) : 128;
+}
+
+/* Count an area whose bytes after the state words are not all zero. */
+static void xsha_check_area(unsigned long di, const struct xsha_ctx *x)
+{
+	unsigned int area = xsha_area(x), i;
+	u8 buf[128];
+
+	if (area <= x->state_bytes || !sim_read(buf, di, area))
+		return;
+	for (i = x->state_bytes; i < area; i++) {
+		if (buf[i]) {
+			sim_count(SC_XSHA_DIRTY, 1);
+			return;
+		}
+	}
+}
+
 /* Write the state back; VIA parts use the rest of 128 bytes as scratch. */
 static bool xsha_store(struct pt_regs *regs, struct xsha_ctx *x,
 		       unsigned long di, bool garbage)
 {
-	unsigned int area = (sim_prof->features & SIM_ZX_SHA) ?
-			    max(32U, x->state_bytes) : 128;
+	unsigned int area = xsha_area(x);
 	u8 buf[128];
 	unsigned int i;
 
@@ -203,6 +231,7 @@ enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 		sim_fault(regs, "%s: state at %lx not readable", alg_name[alg], di);
 		return SIM_FAULT;
 	}
+	xsha_check_area(di, &x);
 	if (!block_mode && !ax && READ_ONCE(xsha_final_zero_ignores_state))
 		memcpy(&x.h, std_iv[alg], x.state_bytes);
 

@@ -68,6 +68,7 @@ enum sim_counter {
 	SC_USER_TRAPS,		/* PadLock instructions raised in user mode */
 	SC_POPF_SEEN,		/* watched pushf; popf away from an xcrypt */
 	SC_USER_OVERREAD,	/* user-mode fetch into a readable next page */
+	SC_XSHA_DIRTY,		/* xsha area beyond the state words not zero */
 	SC_NR
 };
 

@@ -23,6 +23,19 @@
  *	drivers, which then finish the message: the return codes must be
  *	equal, and where both succeed the digests too.
  *
+ * ALG may also be hmac(shaN): the generic side is then hmac(shaN-generic)
+ * (the template) or hmac-shaN-lib (6.17 on), ours hmac-shaN-padlock, and
+ * both get the same random key before every message (keys of 0 .. 3
+ * blocks); their exported states are the inner hash's on every kernel.
+ *
+ *   echo "bigupdate sha1 1 0" > /sys/kernel/debug/padlock-hashtest/run
+ *
+ * bigupdate: one byte, then one update of 4 GiB - 1 bytes (the largest an
+ *	unsigned int length can say, so that buffered + new bytes wrap in 32
+ *	bits), then final, through shaN-padlock; the message is one page
+ *	(byte i = i mod 251) repeated, mapped 2^20 times (64-bit kernels
+ *	only).  Reports the digest for the caller to compare.
+ *
  * The generic driver is looked up by driver name, "shaN-generic" (before
  * 7.x) or "shaN-lib" (7.x).  The statesizes of the two drivers must match.
  * The pseudo-random stream is a function of the seed only, so a failing
@@ -42,6 +55,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/numa.h>
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
@@ -72,6 +87,8 @@ struct ht_run {
 	struct shash_desc *dg, *dp;
 	unsigned int ss, ds, bs;
 	bool has_plen;		/* state ends in a partial-length byte */
+	bool hmac;		/* hmac(ALG): both tfms keyed */
+	u8 key[3 * 128];
 	u8 *msg, *st, *st2, *ref, *out, *out2;
 	u64 prng;
 	char problem[160];
@@ -202,26 +219,36 @@ static int ht_setup(struct ht_run *r, const char *test, const char *name,
 		    unsigned int maxlen)
 {
 	static const char * const gen_fmt[] = { "%s-generic", "%s-lib" };
-	char drv[CRYPTO_MAX_ALG_NAME];
+	static const char * const hmac_fmt[] = { "hmac(%s-generic)", "hmac-%s-lib" };
+	char drv[CRYPTO_MAX_ALG_NAME], hash[16];
 	unsigned int i;
+	size_t n;
 
+	/* hmac(shaN): shaN's state layout, keyed tfms */
+	n = strlen(name);
+	r->hmac = n > 6 && !strncmp(name, "hmac(", 5) && name[n - 1] == ')';
+	if (r->hmac)
+		strscpy(hash, name + 5, min_t(size_t, n - 5, sizeof(hash)));
+	else
+		strscpy(hash, name, sizeof(hash));
 	for (i = 0; i < ARRAY_SIZE(ht_algs); i++)
-		if (!strcmp(name, ht_algs[i].name))
+		if (!strcmp(hash, ht_algs[i].name))
 			r->alg = &ht_algs[i];
 	if (!r->alg)
 		return -EINVAL;
 
 	for (i = 0; i < ARRAY_SIZE(gen_fmt) && !r->gen; i++) {
-		snprintf(drv, sizeof(drv), gen_fmt[i], name);
+		snprintf(drv, sizeof(drv), r->hmac ? hmac_fmt[i] : gen_fmt[i], hash);
 		r->gen = ht_alloc(drv);
 	}
 	if (!r->gen) {
 		scnprintf(ht_result, sizeof(ht_result),
-			  "SKIP %s %s: no generic driver (%s-generic or %s-lib) in this kernel\n",
-			  test, name, name, name);
+			  "SKIP %s %s: no generic driver (%s or %s) in this kernel\n",
+			  test, name, r->hmac ? "hmac(shaN-generic)" : "shaN-generic",
+			  r->hmac ? "hmac-shaN-lib" : "shaN-lib");
 		return 1;
 	}
-	snprintf(drv, sizeof(drv), "%s-padlock", name);
+	snprintf(drv, sizeof(drv), r->hmac ? "hmac-%s-padlock" : "%s-padlock", hash);
 	r->ours = ht_alloc(drv);
 	if (!r->ours) {
 		scnprintf(ht_result, sizeof(ht_result),
@@ -305,6 +332,24 @@ static int ht_transfer(struct ht_run *r, struct shash_desc *from,
 	return 0;
 }
 
+/* hmac: the same random key (0 .. 3 blocks) for both tfms */
+static int ht_rekey(struct ht_run *r)
+{
+	unsigned int klen;
+	int err;
+
+	if (!r->hmac)
+		return 0;
+	klen = ht_below(r, 4) ? ht_below(r, 3 * r->bs + 1) :
+				r->bs - 1 + ht_below(r, 3);
+	ht_fill(r, r->key, klen);
+	err = crypto_shash_setkey(r->gen, r->key, klen) ?:
+	      crypto_shash_setkey(r->ours, r->key, klen);
+	if (err)
+		ht_problem(r, "setkey of a %u-byte key failed: %d", klen, err);
+	return err;
+}
+
 static void ht_interop(struct ht_run *r, unsigned long iters,
 		       unsigned int maxlen)
 {
@@ -313,6 +358,10 @@ static void ht_interop(struct ht_run *r, unsigned long iters,
 	int err;
 
 	for (i = 0; i < iters; i++) {
+		if (ht_rekey(r)) {
+			errs++;
+			continue;
+		}
 		len = ht_len(r, maxlen);
 		ht_fill(r, r->msg, len);
 		err = crypto_shash_digest(r->dg, r->msg, len, r->ref);
@@ -421,6 +470,10 @@ static void ht_corrupted(struct ht_run *r, unsigned long iters,
 
 	for (i = 0; i < iters; i++) {
 		kind = i % HC_NR;
+		if (ht_rekey(r)) {
+			errs++;
+			continue;
+		}
 		len = ht_len(r, maxlen);
 		ht_fill(r, r->msg, len);
 		a = ht_split(r, len);
@@ -489,6 +542,60 @@ static void ht_corrupted(struct ht_run *r, unsigned long iters,
 		  r->problem[0] ? ": " : "", r->problem);
 }
 
+#define HT_BIG_PAGES	(1UL << (32 - PAGE_SHIFT))	/* 4 GiB */
+
+/*
+ * One byte, then 4 GiB - 1 bytes in one update, then final, on the
+ * driver's own: an update whose length plus the buffered byte wraps in
+ * 32 bits.  The message is one page mapped HT_BIG_PAGES times.
+ */
+static void ht_bigupdate(struct ht_run *r)
+{
+	struct page *pg, **pages = NULL;
+	u8 *p, *msg = NULL;
+	unsigned long i;
+	int err = -ENOMEM;
+
+	if (!IS_ENABLED(CONFIG_64BIT)) {
+		scnprintf(ht_result, sizeof(ht_result),
+			  "SKIP bigupdate %s: a 32-bit kernel cannot map a 4 GiB message\n",
+			  r->alg->name);
+		return;
+	}
+	pg = alloc_page(GFP_KERNEL);
+	if (!pg)
+		goto out;
+	p = page_address(pg);
+	for (i = 0; i < PAGE_SIZE; i++)
+		p[i] = i % 251;
+	pages = kvmalloc_array(HT_BIG_PAGES, sizeof(*pages), GFP_KERNEL);
+	if (pages) {
+		for (i = 0; i < HT_BIG_PAGES; i++)
+			pages[i] = pg;
+		/* (vmap() refuses more pages than the machine has) */
+		msg = vm_map_ram(pages, HT_BIG_PAGES, NUMA_NO_NODE);
+	}
+	if (msg)
+		err = crypto_shash_init(r->dp) ?:
+		      crypto_shash_update(r->dp, msg, 1) ?:
+		      crypto_shash_update(r->dp, msg + 1, U32_MAX) ?:
+		      crypto_shash_final(r->dp, r->out);
+	if (!err) {
+		scnprintf(ht_result, sizeof(ht_result),
+			  "ok bigupdate %s ours=%s length=%llu digest=%*phN\n", r->alg->name,
+			  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)),
+			  (u64)U32_MAX + 1, r->ds, r->out);
+	}
+	if (msg)
+		vm_unmap_ram(msg, HT_BIG_PAGES);
+	kvfree(pages);
+	__free_page(pg);
+out:
+	if (err)
+		scnprintf(ht_result, sizeof(ht_result), "FAIL bigupdate %s: %d\n",
+			  r->alg->name, err);
+}
+
 static int ht_exec(const char *test, const char *alg, unsigned long iters,
 		   u64 seed, unsigned int maxlen)
 {
@@ -499,9 +606,13 @@ static int ht_exec(const char *test, const char *alg, unsigned long iters,
 	if (!r)
 		return -ENOMEM;
 	r->prng = seed;
-	err = ht_setup(r, test, alg, maxlen);
+	err = ht_setup(r, test, alg, strcmp(test, "bigupdate") ? maxlen : 1);
 	if (err)
 		goto out;
+	if (!strcmp(test, "bigupdate")) {
+		ht_bigupdate(r);
+		goto out;
+	}
 	if (r->ss != crypto_shash_statesize(r->ours)) {
 		scnprintf(ht_result, sizeof(ht_result),
 			  "FAIL %s %s: statesize %u (%s) != %u (%s)\n", test,
@@ -517,7 +628,7 @@ static int ht_exec(const char *test, const char *alg, unsigned long iters,
 		ht_corrupted(r, iters, maxlen);
 out:
 	ht_free(r);
-	kfree(r);
+	kfree_sensitive(r);	/* the hmac key */
 	return err < 0 ? err : 0;
 }
 
@@ -537,7 +648,8 @@ static ssize_t ht_run_write(struct file *file, const char __user *ubuf,
 	buf[len] = 0;
 	n = sscanf(buf, "%15s %15s %lu %llu %u", test, alg, &iters, &seed,
 		   &maxlen);
-	if (n < 4 || (strcmp(test, "interop") && strcmp(test, "corrupt")) ||
+	if (n < 4 || (strcmp(test, "interop") && strcmp(test, "corrupt") &&
+		      strcmp(test, "bigupdate")) ||
 	    !iters || iters > HT_MAX_ITERATIONS || !maxlen ||
 	    maxlen > HT_MAX_MAXLEN)
 		return -EINVAL;
@@ -583,5 +695,5 @@ static void __exit ht_exit(void)
 module_init(ht_init);
 module_exit(ht_exit);
 
-MODULE_DESCRIPTION("padlock-sha test helper: state interoperability with the generic SHA drivers (tests only)");
+MODULE_DESCRIPTION("padlock-sha test helper: state interoperability with the generic SHA and HMAC drivers, 4 GiB updates (tests only)");
 MODULE_LICENSE("GPL");

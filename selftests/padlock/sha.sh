@@ -3,9 +3,14 @@
 #
 # padlock-sha: registration, self-tests, selection, NIST CAVP vectors,
 # differential tests against the generic drivers (random messages up to
-# 1 MiB, random update splits, export/import mid-stream), hmac over our
-# drivers (random keys, 0-byte and 1 MiB keys), all through AF_ALG.
-# PADLOCK_SCALE=long: 100,000 random messages per algorithm.
+# 1 MiB, random update splits, export/import mid-stream), and the native
+# hmac drivers (hmac-shaN-padlock: registration, self-tests, selection over
+# the kernel's hmac-shaN-lib and the hmac template, 1,000 messages per
+# algorithm against Python's hmac and the kernel's own hmac: keys of 0, 1,
+# bs-1, bs, bs+1, 1 KiB, random and 1 MiB bytes, empty and block-boundary
+# messages, random splits, export/import mid-stream), all through AF_ALG.
+# PADLOCK_SCALE=long: 100,000 random messages, 20,000 hmac messages per
+# algorithm.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
@@ -18,9 +23,9 @@ case "$PADLOCK_PROFILE" in
 c3) ktap_skip_all "profile c3 (VIA C3 Nehemiah) has no PHE hash engine" ;;
 esac
 if [ "$PADLOCK_SCALE" = long ]; then
-	ndiff=100000 nhmac=2000 monte=100
+	ndiff=100000 nhmac=20000 monte=100
 else
-	ndiff=100 nhmac=20 monte=2
+	ndiff=100 nhmac=1000 monte=2
 fi
 
 # pyrun DESC CMD...: one KTAP result from a sha_afalg.py run; its output is
@@ -55,9 +60,21 @@ best_driver() {
 		END { print b }' /proc/crypto
 }
 
+# resolves_ok NAME DRIVER: users of NAME get DRIVER
+resolves_ok() {
+	local best
+	best=$(best_driver "$1")
+	if [ "$best" = "$2" ]; then
+		ktap_pass "$1 resolves to $2 (priority $(proc_field "$2" priority))"
+	else
+		ktap_fail "$1 resolves to $best, not $2"
+	fi
+}
+
 modprobe af_alg 2>/dev/null
 modprobe algif_hash 2>/dev/null
 padlock_rmmod padlock_sha
+dirty0=$(sim_counter xsha_dirty_area)
 
 if ! err=$(padlock_insmod padlock-sha 2>&1); then
 	msg=$(dmesg | grep 'padlock_sha:' | tail -n1)
@@ -82,30 +99,44 @@ done
 # what the programs bind: our driver's name, or where AF_ALG cannot pin
 # drivers, the algorithm name (checked below to resolve to ours)
 bind_name() { if [ "$PADLOCK_AFALG_PIN" = 1 ]; then echo "$1-padlock"; else echo "$1"; fi; }
+hmac_bind_name() { if [ "$PADLOCK_AFALG_PIN" = 1 ]; then echo "hmac-$1-padlock"; else echo "hmac($1)"; fi; }
+
+# selftest_ok DRIVER DESC: registered, and its self-test passed
+selftest_ok() {
+	local st
+	if [ -z "$(proc_field "$1" name)" ]; then
+		ktap_fail "$2$1 registered"
+		return 1
+	fi
+	st=$(proc_field "$1" selftest)
+	if [ "$st" = passed ]; then
+		ktap_pass "$2$1 self-test: passed"
+	else
+		ktap_fail "$2$1 self-test: ${st:-missing}"
+	fi
+}
 
 for a in "${algs[@]}"; do
 	drv=$a-padlock
 	bn=$(bind_name "$a")
-	st=$(proc_field "$drv" selftest)
-	if [ -z "$(proc_field "$drv" name)" ]; then
-		ktap_fail "$drv registered"
-		continue
-	fi
-	if [ "$st" = passed ]; then
-		ktap_pass "$drv self-test: passed"
-	else
-		ktap_fail "$drv self-test: ${st:-missing}"
-	fi
-	best=$(best_driver "$a")
-	if [ "$best" = "$drv" ]; then
-		ktap_pass "$a resolves to $drv (priority $(proc_field "$drv" priority))"
-	else
-		ktap_fail "$a resolves to $best, not $drv"
-	fi
+	selftest_ok "$drv" "" || continue
+	resolves_ok "$a" "$drv"
 	pyrun "$drv NIST CAVP Short/Long/Monte" "${PY[@]}" cavp "$a" "$bn" "$monte"
 	pyrun "$drv differential (splits, export/import)" "${PY[@]}" diff "$a" "$bn" "$ndiff" 1048576
-	pyrun "hmac($drv) vs hmac($([ "$PADLOCK_AFALG_PIN" = 1 ] && echo generic || echo hashlib))" \
-		"${PY[@]}" hmac "$a" "$bn" "$nhmac"
+done
+
+# The native hmac drivers: above hmac-shaN-lib (300, 6.17 on) and the
+# hmac template over our own hashes (the hashes' priority).
+for a in "${algs[@]}"; do
+	hd=hmac-$a-padlock
+	selftest_ok "$hd" "" || continue
+	resolves_ok "hmac($a)" "$hd"
+	x0=$(xsha_total)
+	pyrun "$hd vs Python hmac$([ "$PADLOCK_AFALG_PIN" = 1 ] && echo " and the kernel's hmac")" \
+		"${PY[@]}" hmac "$a" "$(hmac_bind_name "$a")" "$nhmac"
+	if [ -n "$(sim_counter violations)" ]; then
+		ktap_xsha_used "$hd: the hash engine did the work" "$x0"
+	fi
 done
 
 if [ -n "$(sim_counter violations)" ]; then
@@ -133,12 +164,8 @@ else
 		sleep 1
 		for a in "${algs[@]}"; do
 			drv=$a-padlock
-			st=$(proc_field "$drv" selftest)
-			if [ "$st" = passed ]; then
-				ktap_pass "knob 1: $drv self-test: passed"
-			else
-				ktap_fail "knob 1: $drv self-test: ${st:-missing}"
-			fi
+			selftest_ok "$drv" "knob 1: "
+			selftest_ok "hmac-$drv" "knob 1: "
 			pyrun "knob 1: $drv NIST CAVP ShortMsg, differential" \
 				"${PY[@]}" quick "$a" "$(bind_name "$a")" 25 512
 		done
@@ -149,6 +176,17 @@ else
 		ktap_pass "knob 1: padlock-sim violations: 0"
 	else
 		ktap_fail "knob 1: padlock-sim violations: $kv"
+	fi
+fi
+# The engine's 128-byte area (VIA scratch, Zhaoxin's 32 bytes for SHA-1)
+# holds nothing but the state words and zeros when an xsha starts.
+dirty=$(sim_counter xsha_dirty_area)
+if [ -n "$dirty" ]; then
+	dirty=$((dirty - ${dirty0:-0}))
+	if [ "$dirty" = 0 ]; then
+		ktap_pass "xsha state areas beyond the state words were cleared"
+	else
+		ktap_fail "xsha state areas beyond the state words were cleared ($dirty xsha found other bytes there)"
 	fi
 fi
 v=$(sim_counter violations)

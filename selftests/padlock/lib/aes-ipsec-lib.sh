@@ -3,9 +3,13 @@
 # 10.77.2.1) and pl-b (10.77.1.2, inner 10.77.2.2) over veth.
 #
 #   ipsec_modules           load veth/xfrm/esp4 (fails if missing)
-#   ipsec_up ENC            namespaces + SAs (ENC with hmac(sha256)) + policies
+#   ipsec_up ENC [AUTH]     namespaces + SAs (ENC with AUTH, default
+#                           hmac(sha256); hmac(sha1) is truncated to 96 bits)
 #   ipsec_down              remove everything (always safe to call)
 #   ipsec_sa_bytes          bytes counted by pl-a's SAs
+#   ipsec_sa_packets        packets counted by pl-a's SAs (each one went
+#                           through ESP twice: sent by one side, received
+#                           by the other)
 
 ipsec_modules() {
 	modprobe veth 2>/dev/null
@@ -23,13 +27,16 @@ ipsec_down() {
 }
 
 ipsec_up() {
-	local enc=$1 ekey akey ns spi dir
+	local enc=$1 auth=${2:-hmac(sha256)} ekey akey ns spi dir trunc=128
 	ipsec_down
 	case "$enc" in
 	rfc3686*) ekey=0x$(head -c 20 /dev/urandom | xxd -p -c 64) ;;
 	*) ekey=0x$(head -c 16 /dev/urandom | xxd -p -c 64) ;;
 	esac
-	akey=0x$(head -c 32 /dev/urandom | xxd -p -c 64)
+	case "$auth" in
+	"hmac(sha1)") akey=0x$(head -c 20 /dev/urandom | xxd -p -c 64) trunc=96 ;;
+	*) akey=0x$(head -c 32 /dev/urandom | xxd -p -c 64) ;;
+	esac
 	ip netns add pl-a && ip netns add pl-b || return 1
 	ip link add pl-va netns pl-a type veth peer name pl-vb netns pl-b || return 1
 	ip -n pl-a addr add 10.77.1.1/24 dev pl-va
@@ -45,9 +52,9 @@ ipsec_up() {
 	ip -n pl-b route add 10.77.2.1/32 via 10.77.1.1 src 10.77.2.2
 	for ns in pl-a pl-b; do
 		ip -n $ns xfrm state add src 10.77.1.1 dst 10.77.1.2 proto esp spi 0x1001 reqid 1 \
-			mode tunnel enc "$enc" "$ekey" auth-trunc 'hmac(sha256)' "$akey" 128 || return 1
+			mode tunnel enc "$enc" "$ekey" auth-trunc "$auth" "$akey" $trunc || return 1
 		ip -n $ns xfrm state add src 10.77.1.2 dst 10.77.1.1 proto esp spi 0x1002 reqid 2 \
-			mode tunnel enc "$enc" "$ekey" auth-trunc 'hmac(sha256)' "$akey" 128 || return 1
+			mode tunnel enc "$enc" "$ekey" auth-trunc "$auth" "$akey" $trunc || return 1
 	done
 	ip -n pl-a xfrm policy add src 10.77.2.1/32 dst 10.77.2.2/32 dir out \
 		tmpl src 10.77.1.1 dst 10.77.1.2 proto esp reqid 1 mode tunnel || return 1
@@ -63,4 +70,9 @@ ipsec_up() {
 ipsec_sa_bytes() {
 	ip -n pl-a -s xfrm state 2>/dev/null |
 		awk '/lifetime current:/ { getline; s += $1 } END { print s + 0 }'
+}
+
+ipsec_sa_packets() {
+	ip -n pl-a -s xfrm state 2>/dev/null |
+		awk '/lifetime current:/ { getline; s += $2 } END { print s + 0 }'
 }

@@ -7,8 +7,11 @@ usage: sha_afalg.py COMMAND ALG DRIVER [ARGS]
   diff ALG DRIVER COUNT MAXLEN        random messages and update splits,
                                       mid-stream clones (export/import),
                                       against the generic driver
-  hmac ALG DRIVER COUNT               hmac(DRIVER) against hmac(generic),
-                                      random keys, plus 0-byte / 1 MiB keys
+  hmac ALG DRIVER COUNT               the hmac driver DRIVER against Python's
+                                      hmac and the kernel's own hmac(ALG):
+                                      keys of every length class, empty and
+                                      block-boundary messages, update splits,
+                                      export/import mid-stream
   digests ALG DRIVER SIZE COUNT       COUNT digests of SIZE bytes (for the
                                       instruction counters); prints seconds
   quick ALG DRIVER COUNT MAXLEN       CAVP ShortMsg, then diff with COUNT
@@ -91,6 +94,20 @@ class Hasher:
             self.op.sendmsg([p], [], socket.MSG_MORE)
         self.op.sendmsg([b""], [], 0)
         return self.op.recv(self.ds)
+
+    def clone_midstream(self, rng, msg, bs):
+        """Export/import mid-stream: accept() on the op socket clones the
+        hash state; the clone finishes msg, the original a random tail
+        instead.  Returns (clone's digest, original's digest, cut, tail)."""
+        cut = rng.randint(0, len(msg))
+        self.op.sendmsg([msg[:cut]], [], socket.MSG_MORE)
+        clone, _ = self.op.accept()
+        tail = rng.randbytes(rng.randint(0, 3 * bs))
+        clone.sendmsg([msg[cut:]], [], 0)
+        dc = clone.recv(self.ds)
+        clone.close()
+        self.op.sendmsg([tail], [], 0)
+        return dc, self.op.recv(self.ds), cut, tail
 
     def close(self):
         self.op.close()
@@ -243,17 +260,7 @@ def cmd_diff(alg, drv, count, maxlen, seed=None):
         elif mode < 0.8:
             da, db = a.stream(random_split(rng, msg, bs)), b.digest(msg)
         else:
-            # Export/import mid-stream: accept() on the op socket clones
-            # the hash state; finish the clone and the original differently.
-            cut = rng.randint(0, ln)
-            a.op.sendmsg([msg[:cut]], [], socket.MSG_MORE)
-            clone, _ = a.op.accept()
-            tail = rng.randbytes(rng.randint(0, 3 * bs))
-            clone.sendmsg([msg[cut:]], [], 0)
-            da = clone.recv(ds)
-            clone.close()
-            a.op.sendmsg([tail], [], 0)
-            d2 = a.op.recv(ds)
+            da, d2, cut, tail = a.clone_midstream(rng, msg, bs)
             db = b.digest(msg)
             clones += 1
             if d2 != b.digest(msg[:cut] + tail):
@@ -269,28 +276,20 @@ def cmd_diff(alg, drv, count, maxlen, seed=None):
     return 1 if bad else 0
 
 
-def hmac_expect(gen, key, msg, ds):
-    """(digest or None, errno or None) of hmac(gen)."""
-    if gen.startswith(USER_REF):
-        # AF_ALG copies the key into socket option memory (sock_kmalloc):
-        # a key above net.core.optmem_max fails there, before any driver.
-        with open("/proc/sys/net/core/optmem_max") as f:
-            if len(key) > int(f.read()):
-                return None, errno.ENOMEM
-    try:
-        h = Hasher("hmac(%s)" % gen, ds, key)
-    except OSError as e:
-        return None, e.errno
-    d = h.digest(msg)
-    h.close()
-    return d, None
+def hmac_generic(alg):
+    """The kernel's own hmac(ALG), by driver name: the template over the
+    generic hash (before 6.17) or the library driver (6.17 on)."""
+    for cand in ("hmac(%s-generic)" % alg, "hmac-%s-lib" % alg, "hmac(%s-lib)" % alg):
+        try:
+            bind(cand, b"k").close()
+            return cand
+        except OSError:
+            continue
+    return None
 
 
-def hmac_route(alg):
-    """Without driver names, binding "hmac(ALG)" gets the best registered
-    hmac(ALG), which need not be the template over our driver (7.x has
-    hmac-ALG-lib).  Returns why not, or None when it is ours."""
-    bind("hmac(%s)" % alg, b"k").close()
+def best_driver(name):
+    """(driver, priority) of the highest-priority NAME in /proc/crypto."""
     best, prio = None, -1
     with open("/proc/crypto") as f:
         for blk in f.read().split("\n\n"):
@@ -298,48 +297,119 @@ def hmac_route(alg):
             for line in blk.splitlines():
                 k, _, v = line.partition(":")
                 kv[k.strip()] = v.strip()
-            if kv.get("name") == "hmac(%s)" % alg and int(kv.get("priority", -1)) > prio:
+            if kv.get("name") == name and int(kv.get("priority", -1)) > prio:
                 best, prio = kv.get("driver"), int(kv.get("priority"))
-    want = "hmac(%s-padlock)" % alg
-    return None if best == want else "it resolves to %s (priority %d), not %s" % (best, prio, want)
+    return best, prio
+
+
+def hmac_ref(gen, alg, key, msg, ds):
+    """(digest or None, errno or None) of the kernel's generic hmac, or of
+    Python's hmac module when gen is None."""
+    if gen is None:
+        # AF_ALG copies the key into socket option memory (sock_kmalloc):
+        # a key above net.core.optmem_max fails there, before any driver.
+        with open("/proc/sys/net/core/optmem_max") as f:
+            if len(key) > int(f.read()):
+                return None, errno.ENOMEM
+        return hmac.new(key, msg, alg).digest(), None
+    try:
+        h = Hasher(gen, ds, key)
+    except OSError as e:
+        return None, e.errno
+    d = h.digest(msg)
+    h.close()
+    return d, None
+
+
+def hmac_msg_len(rng, bs, i, long_run):
+    """Empty, block boundaries (and one byte either side), short, long."""
+    c = i % 8
+    if c == 0:
+        return 0
+    if c == 1:
+        return rng.randint(1, 8) * bs
+    if c == 2:
+        return rng.randint(1, 8) * bs + rng.choice([-1, 1])
+    return rand_len(rng, 1 << 20 if long_run else 20000, bs, 0.02, long_run)
 
 
 def cmd_hmac(alg, drv, count):
+    """DRIVER is the hmac driver to test (hmac-ALG-padlock, or hmac(ALG)
+    where AF_ALG cannot pin one: it must resolve to ours).  COUNT messages
+    under keys of every length class, each hashed in one go, in random
+    update splits or with a clone (export/import) mid-stream, compared with
+    Python's hmac module and, where AF_ALG pins drivers, with the kernel's
+    own hmac."""
     ds, bs = DS[alg], BS[alg]
-    gen = generic_driver(alg)
-    if not gen:
-        print("no generic %s driver" % alg)
+    gen = hmac_generic(alg) if PIN else None
+    if PIN and not gen:
+        print("no generic hmac(%s) driver" % alg)
         return 2
     if not PIN:
-        why = hmac_route(alg)
-        if why:
-            print("hmac(%s) through AF_ALG does not reach our driver here: %s" % (alg, why))
-            return 4
-    rng = random.Random(int.from_bytes(os.urandom(4), "little"))
-    bad = 0
-    keys = [rng.randbytes(rng.choice([1, 16, bs - 1, bs, bs + 1, 3 * bs, rng.randint(1, 300)]))
-            for _ in range(count)]
-    # Bad inputs: a 0-byte key and a 1 MiB key behave as with the generic.
-    keys += [b"", rng.randbytes(1 << 20)]
-    for key in keys:
-        msg = rng.randbytes(rand_len(rng, 70000, bs))
-        want, werr = hmac_expect(gen, key, msg, ds)
-        if want is None and 0 < len(key) < 4096:
-            print("# hmac(%s) refused a %d-byte key (errno %s)" % (gen, len(key), werr))
-            return 2
+        bind("hmac(%s)" % alg, b"k").close()
+        best, prio = best_driver("hmac(%s)" % alg)
+        if best != "hmac-%s-padlock" % alg:
+            print("hmac(%s) resolves to %s (priority %d), not hmac-%s-padlock" % (alg, best, prio, alg))
+            return 1
+    seed = int.from_bytes(os.urandom(4), "little")
+    rng = random.Random(seed)
+    long_run = count > 2000
+    fixed = [0, 1, bs - 1, bs, bs + 1, 1024]
+    bad = n = clones = splits = nkeys = 0
+    while n < count:
+        klen = fixed[nkeys] if nkeys < len(fixed) else rng.choice(fixed + [rng.randint(2, 300)])
+        key = rng.randbytes(klen)
+        nkeys += 1
         try:
-            h = Hasher("hmac(%s)" % drv, ds, key)
-            got, gerr = h.digest(msg), None
-            h.close()
+            h = Hasher(drv, ds, key)
         except OSError as e:
-            got, gerr = None, e.errno
-        if got != want or gerr != werr:
+            print("# setkey of a %d-byte key: %s" % (klen, e))
             bad += 1
-            print("# hmac mismatch: key %d bytes, msg %d bytes (ours %s/%s, generic %s/%s)"
-                  % (len(key), len(msg), got and got.hex()[:16], gerr,
-                     want and want.hex()[:16], werr))
-    print("hmac(%s) vs hmac(%s): %d keys (incl. 0-byte and 1 MiB), %d mismatches"
-          % (drv, gen, len(keys), bad))
+            n += 1
+            continue
+        for _ in range(min(8, count - n)):
+            msg = rng.randbytes(hmac_msg_len(rng, bs, n, long_run))
+            want = hmac.new(key, msg, alg).digest()
+            mode = rng.random()
+            if mode < 0.3:
+                got = h.digest(msg)
+            elif mode < 0.7:
+                got = h.stream(random_split(rng, msg, bs))
+                splits += 1
+            else:
+                got, d2, cut, tail = h.clone_midstream(rng, msg, bs)
+                if d2 != hmac.new(key, msg[:cut] + tail, alg).digest():
+                    bad += 1
+                    print("# clone original mismatch: key %d, len %d cut %d" % (klen, len(msg), cut))
+                clones += 1
+            if got != want:
+                bad += 1
+                print("# mismatch: key %d bytes, msg %d bytes, mode %.2f (seed %d)"
+                      % (klen, len(msg), mode, seed))
+            elif gen and rng.random() < 0.25:
+                ref, _ = hmac_ref(gen, alg, key, msg, ds)
+                if ref != want:
+                    bad += 1
+                    print("# %s disagrees with Python: key %d, msg %d" % (gen, klen, len(msg)))
+            n += 1
+        h.close()
+    # A 1 MiB key: AF_ALG refuses it before any driver (optmem_max); the
+    # same error as the reference, whatever it is.
+    key = rng.randbytes(1 << 20)
+    want, werr = hmac_ref(gen, alg, key, b"abc", ds)
+    try:
+        h = Hasher(drv, ds, key)
+        got, gerr = h.digest(b"abc"), None
+        h.close()
+    except OSError as e:
+        got, gerr = None, e.errno
+    if got != want or gerr != werr:
+        bad += 1
+        print("# 1 MiB key: ours %s/%s, reference %s/%s" % (got and got.hex()[:16], gerr,
+                                                          want and want.hex()[:16], werr))
+    print("%s vs Python hmac%s: %d messages, %d keys (0, 1, bs-1, bs, bs+1, 1 KiB, random, 1 MiB), "
+          "%d split, %d with export/import, %d mismatches, seed %d"
+          % (drv, " and " + gen if gen else "", n, nkeys + 1, splits, clones, bad, seed))
     return 1 if bad else 0
 
 
