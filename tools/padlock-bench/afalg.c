@@ -449,13 +449,17 @@ static void calibrate(const struct drvset *cbc)
 }
 
 /* make the kernel build a template instance (it stays registered) */
-int afalg_instantiate(const char *name)
+int afalg_instantiate(const char *name, int hash)
 {
 	struct kcapi_handle *h;
-	int rc = kcapi_cipher_init(&h, name, 0);
+	int rc = hash ? kcapi_md_init(&h, name, 0) : kcapi_cipher_init(&h, name, 0);
 
-	if (!rc)
-		kcapi_cipher_destroy(h);
+	if (!rc) {
+		if (hash)
+			kcapi_md_destroy(h);
+		else
+			kcapi_cipher_destroy(h);
+	}
 	return rc;
 }
 

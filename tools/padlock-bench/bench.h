@@ -211,7 +211,7 @@ void drivers_validate_option(void);
 
 /* subcommands */
 int cmd_afalg(void);
-int afalg_instantiate(const char *name);
+int afalg_instantiate(const char *name, int hash);
 int cmd_dmcrypt(void);
 int cmd_ipsec(void);
 

@@ -542,14 +542,41 @@ static const struct sa_kind kinds[] = {
 };
 
 /* a template name such as cbc(aes-generic) must exist to be raised */
-static void instantiate(const char *name)
+static void instantiate(const char *name, int hash)
 {
 	struct crypto_list l = { 0 };
 
 	crypto_read(&l);
 	if (!crypto_find_driver(&l, name))
-		afalg_instantiate(name);
+		afalg_instantiate(name, hash);
 	crypto_free(&l);
+}
+
+/*
+ * The hmac(sha256) driver that goes with sha256 driver wsha: PadLock's own
+ * HMAC (hmac-sha256-padlock) with PadLock's hash, else the kernel's
+ * library HMAC where it has one (hmac-sha256-lib, 6.17 on), else the hmac
+ * template over wsha.  NULL when nothing was paired: the SAs take what
+ * wins.  buf holds a template instance's name.
+ */
+static const char *pair_hmac(const char *wsha, char *buf, size_t n)
+{
+	struct crypto_list l = { 0 };
+	const char *want = NULL;
+
+	if (!wsha)
+		return NULL;
+	crypto_read(&l);
+	if (is_padlock_driver(wsha) && crypto_find_driver(&l, "hmac-sha256-padlock"))
+		want = "hmac-sha256-padlock";
+	else if (!is_padlock_driver(wsha) && crypto_find_driver(&l, "hmac-sha256-lib"))
+		want = "hmac-sha256-lib";
+	crypto_free(&l);
+	if (want)
+		return want;
+	snprintf(buf, n, "hmac(%s)", wsha);
+	instantiate(buf, 1);
+	return buf;
 }
 
 /* the non-internal cra driver of the highest priority, in l */
@@ -619,8 +646,8 @@ static const char *pair_sha(const struct drvset *sha, int nsha, const struct drv
 /* with crypto_user: kinds[k] with driver d of s made the winner */
 static void measure_pinned(int k, const struct drvset *s, int d, const char *wsha)
 {
-	const char *want = s->drv[d];
-	char esp[200], drv[160], mod[64];
+	const char *want = s->drv[d], *whmac;
+	char esp[200], drv[160], mod[64], hmac[176];
 	struct crypto_list l = { 0 };
 	const struct calg *c;
 	struct esp_run e = {
@@ -629,7 +656,7 @@ static void measure_pinned(int k, const struct drvset *s, int d, const char *wsh
 	};
 
 	check_stop();
-	instantiate(want);
+	instantiate(want, 0);
 	c = crypto_resolve(want, &l);
 	snprintf(drv, sizeof(drv), "%s", c ? c->driver : want);
 	snprintf(mod, sizeof(mod), "%s", c ? c->module : "");
@@ -637,12 +664,15 @@ static void measure_pinned(int k, const struct drvset *s, int d, const char *wsh
 	crypto_free(&l);
 	make_winner(kinds[k].cra, drv);
 	make_winner("sha256", wsha);
+	whmac = pair_hmac(wsha, hmac, sizeof(hmac));
+	if (whmac)
+		make_winner("hmac(sha256)", whmac);
 	add_sas(kinds[k].enc, kinds[k].keylen);
 	esp_transform(kinds[k].aead, esp, sizeof(esp));
-	if (!strstr(esp, drv))
+	if (!strstr(esp, drv) || (whmac && !strstr(esp, whmac)))
 		die(EXIT_RUNTIME,
-		    "could not make %s win for ESP: the kernel built %s.",
-		    drv, esp);
+		    "could not make %s%s%s win for ESP: the kernel built %s.",
+		    drv, whmac ? " and " : "", whmac ? whmac : "", esp);
 	iperf_all(&e, drv);
 	cleanup_pop_run("xfrm states");
 	restore_prios(NULL);

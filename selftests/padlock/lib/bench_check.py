@@ -258,6 +258,17 @@ def main():
         for r in g:
             if not r.get("esp_bytes"):
                 problems.append(f"ipsec {name} {r['driver']}: no ESP bytes")
+            # the SA's transform: the pinned cipher, and the HMAC that goes
+            # with it (PadLock's with PadLock, none of PadLock's with the
+            # baseline cipher)
+            esp = r.get("esp_transform", "")
+            if r["driver"] not in esp:
+                problems.append(f"ipsec {name} {r['driver']}: the SAs got {esp!r}")
+            if r["baseline"] and "padlock" in esp:
+                problems.append(f"ipsec {name} baseline {r['driver']}: PadLock in {esp!r}")
+            if r["padlock"] and "hmac-sha256-padlock" in real \
+                    and "hmac-sha256-padlock" not in esp:
+                problems.append(f"ipsec {name} {r['driver']}: HMAC not on PadLock in {esp!r}")
     if any(not c["passed"] for c in d.get("checks", [])):
         problems.append("a correctness check failed")
 
