@@ -338,8 +338,8 @@ static void add_sas_ns(const char *ns, const char *src, const char *dst, const c
 		usleep(500000 * attempt);
 	}
 	if (attempt > 1 && !rc)
-		notice("ip xfrm built the %s transform at attempt %d (the first failed right after the driver switch).",
-		       enc, attempt);
+		notice("ip xfrm built the %s transform at attempt %d (%s).", enc, attempt,
+		       "the first failed right after the driver switch");
 	unlink(file);
 	if (rc) {
 		char msg[300];
