@@ -41,8 +41,7 @@ modinfo padlock_aes > /dev/null 2>&1 && intree=1
 # "traps handler_cycles trap_overhead busy_ns": the cost file summed over
 # the opcode classes, and the time tasks ran (/proc/schedstat rq_cpu_time,
 # added when a task leaves the CPU): guest time - busy = time the vCPU was
-# idle, which icount's sleep=off skips to the next timer without executing
-# instructions.  The cost readings sit inside the timed window, so that the
+# idle, time that passes under icount without executing instructions.  The cost readings sit inside the timed window, so that the
 # processes they start are counted in both; they are part of the floor.
 cost() {
 	{ cat $SIM/cost; grep '^cpu' /proc/schedstat; } |

@@ -311,7 +311,7 @@ static void add_sas_ns(const char *ns, const char *src, const char *dst, const c
 	const char *sa = "xfrm state add src %s dst %s proto esp spi 0x%x reqid 7 mode transport";
 	const char *pol =
 		"xfrm policy add src %s dst %s dir %s tmpl proto esp reqid 7 mode transport\n";
-	int rc, attempt;
+	int rc;
 
 	if (!f)
 		die(EXIT_RUNTIME, "cannot create a temporary file: %s", strerror(errno));
@@ -322,24 +322,7 @@ static void add_sas_ns(const char *ns, const char *src, const char *dst, const c
 	fprintf(f, pol, src, dst, "out");
 	fprintf(f, pol, dst, src, "in");
 	fclose(f);
-	/*
-	 * Right after a driver switch the kernel builds the SA's transform
-	 * afresh (the switch removed the instances over the old drivers), and
-	 * under software emulation that first build can fail ("unable to
-	 * initialize cryptographic operations"); the same batch a moment
-	 * later succeeds.  Remove what the failed batch added and try again.
-	 */
-	for (attempt = 1;; attempt++) {
-		rc = run_cmd(NULL, "ip -n %s -batch %s", ns, file);
-		if (!rc || attempt == 5 ||
-		    !strstr(run_stderr(), "unable to initialize cryptographic operations"))
-			break;
-		run_cmd(NULL, "ip -n %s xfrm state flush; ip -n %s xfrm policy flush", ns, ns);
-		usleep(500000 * attempt);
-	}
-	if (attempt > 1 && !rc)
-		notice("ip xfrm built the %s transform at attempt %d (%s).", enc, attempt,
-		       "the first failed right after the driver switch");
+	rc = run_cmd(NULL, "ip -n %s -batch %s", ns, file);
 	unlink(file);
 	if (rc) {
 		char msg[300];

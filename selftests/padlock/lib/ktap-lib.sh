@@ -184,6 +184,14 @@ padlock_plan_gate() {
 	[ -n "$pats" ] || return 0
 	IFS=, read -r -a list <<< "$pats"
 	for pat in "${list[@]}"; do
+		# A VM under --icount is a plan entry of its own, KERNEL/PROFILE@icount,
+		# and runs only the programs whose patterns name "@icount".
+		if [ "${PADLOCK_ICOUNT:-0}" = 1 ]; then
+			[[ "$pat" == *@icount ]] || continue
+			# shellcheck disable=SC2254
+			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@icount" in $pat) return 0 ;; esac
+			continue
+		fi
 		# shellcheck disable=SC2254
 		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
 	done
