@@ -18,14 +18,16 @@
 #
 # IPsec: ESP transport mode between two network namespaces over veth,
 # cbc(aes)+hmac(sha256) (xfrm takes algorithm names, not drivers: the
-# driver is chosen by loading/unloading modules and printed), floors
+# driver is chosen by loading/unloading modules and printed; the +sha rows
+# run the HMAC on PadLock too, where the CPU has PHE), floors
 # ecb(cipher_null)+hmac(sha256) and ecb(cipher_null)+digest_null; COUNT UDP
 # datagrams of 1400 bytes of payload, each encrypted once and decrypted
 # once in the measured window (tools/measure/path-length-ipsec.py).
 #
 # Environment: PL_MB (dm-crypt MiB, default 4), PL_PKTS (packets, 500),
-# PL_PARTS ("dmcrypt ipsec").
+# PL_PARTS ("dmcrypt ipsec"), PL_IPSEC_WHATS (the IPsec rows).
 cd "$PADLOCK_TOP" || exit 1
+. selftests/padlock/lib/ktap-lib.sh
 . selftests/padlock/lib/aes-lib.sh
 
 SIM=/sys/kernel/debug/padlock-sim
@@ -89,17 +91,25 @@ echo "# kernel $(uname -r), profile $PADLOCK_PROFILE, icount ${PADLOCK_ICOUNT:-0
 echo "# kind   what       driver                                   op      size units    guest/u    idle/u       sim/u      path/u traps/u"
 echo "# (path = guest - idle - sim)"
 
-# use WHAT: load the driver set of a row (generic/floor: no padlock_aes)
+# use WHAT: load the driver set of a row (generic/floor: no padlock_aes);
+# WHAT+sha also loads that side's padlock_sha, so that hmac(sha256) runs
+# on PadLock too (ours: its own hmac-sha256-padlock; in-tree: the hmac
+# template over its sha256)
 use() {
 	echo "$old_clobber" > $SIM/clobber
+	rmmod padlock_sha 2> /dev/null
 	case $1 in
-	ours) aes_load_ours ;;
-	in-tree)
+	ours*) aes_load_ours ;;
+	in-tree*)
 		# its asm keeps live values in rAX across xcrypt-ecb
 		# (selftests/padlock/sim-intree.sh)
 		echo $((old_clobber & ~1)) > $SIM/clobber
 		aes_load_intree ;;
 	*) aes_unload ;;
+	esac || return 1
+	case $1 in
+	ours+sha) padlock_insmod padlock-sha ;;
+	in-tree+sha) modprobe padlock_sha ;;
 	esac
 }
 
@@ -176,8 +186,11 @@ if [[ " $PARTS " == *" ipsec "* ]]; then
 	modprobe veth; modprobe xfrm_user; modprobe esp4
 	ekey=0x$(printf '%032x' 0x0123456789abcdef)
 	akey=0x$(printf '%064x' 0xfedcba9876543210)
-	for w in floor-null floor-hmac generic ours in-tree; do
-		[ $w = in-tree ] && [ $intree = 0 ] && continue
+	sha=0
+	grep -qw phe_en /proc/cpuinfo && sha=1
+	for w in ${PL_IPSEC_WHATS:-floor-null floor-hmac generic ours in-tree ours+sha in-tree+sha}; do
+		[ ${w%+sha} = in-tree ] && [ $intree = 0 ] && continue
+		[ "${w%+sha}" != "$w" ] && [ $sha = 0 ] && continue
 		use $w || { echo "# $w: cannot load its driver"; continue; }
 		case $w in
 		floor-null) set -- "ecb(cipher_null)" "" digest_null "" 0 ;;
