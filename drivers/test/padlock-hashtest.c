@@ -24,9 +24,10 @@
  *	equal, and where both succeed the digests too.
  *
  * ALG may also be hmac(shaN): the generic side is then hmac(shaN-generic)
- * (the template) or hmac-shaN-lib (6.17 on), ours hmac-shaN-padlock, and
- * both get the same random key before every message (keys of 0 .. 3
- * blocks); their exported states are the inner hash's on every kernel.
+ * (the template; hmac-shash(shaN-generic) as a shash in 6.16) or
+ * hmac-shaN-lib (6.17 on), ours hmac-shaN-padlock, and both get the same
+ * random key before every message (keys of 0 .. 3 blocks); their exported
+ * states are the inner hash's on every kernel.
  *
  *   echo "bigupdate sha1 1 0" > /sys/kernel/debug/padlock-hashtest/run
  *
@@ -218,8 +219,15 @@ static void ht_free(struct ht_run *r)
 static int ht_setup(struct ht_run *r, const char *test, const char *name,
 		    unsigned int maxlen)
 {
-	static const char * const gen_fmt[] = { "%s-generic", "%s-lib" };
-	static const char * const hmac_fmt[] = { "hmac(%s-generic)", "hmac-%s-lib" };
+	/*
+	 * The kernel's own: the C driver or the library driver; for hmac the
+	 * template over the C driver (named hmac-shash(...) as a shash in 6.16)
+	 * or the library's hmac driver.
+	 */
+	static const char * const gen_fmt[] = { "%s-generic", "%s-lib", NULL };
+	static const char * const hmac_fmt[] = { "hmac(%s-generic)", "hmac-shash(%s-generic)",
+						 "hmac-%s-lib" };
+	const char * const *fmt;
 	char drv[CRYPTO_MAX_ALG_NAME], hash[16];
 	unsigned int i;
 	size_t n;
@@ -237,15 +245,18 @@ static int ht_setup(struct ht_run *r, const char *test, const char *name,
 	if (!r->alg)
 		return -EINVAL;
 
-	for (i = 0; i < ARRAY_SIZE(gen_fmt) && !r->gen; i++) {
-		snprintf(drv, sizeof(drv), r->hmac ? hmac_fmt[i] : gen_fmt[i], hash);
+	fmt = r->hmac ? hmac_fmt : gen_fmt;
+	for (i = 0; i < ARRAY_SIZE(gen_fmt) && fmt[i] && !r->gen; i++) {
+		snprintf(drv, sizeof(drv), fmt[i], hash);
 		r->gen = ht_alloc(drv);
 	}
 	if (!r->gen) {
 		scnprintf(ht_result, sizeof(ht_result),
-			  "SKIP %s %s: no generic driver (%s or %s) in this kernel\n",
-			  test, name, r->hmac ? "hmac(shaN-generic)" : "shaN-generic",
-			  r->hmac ? "hmac-shaN-lib" : "shaN-lib");
+			  "SKIP %s %s: no generic driver (%s) in this kernel\n",
+			  test, name,
+			  r->hmac ?
+			  "hmac(shaN-generic), hmac-shash(shaN-generic) or hmac-shaN-lib" :
+			  "shaN-generic or shaN-lib");
 		return 1;
 	}
 	snprintf(drv, sizeof(drv), r->hmac ? "hmac-%s-padlock" : "%s-padlock", hash);
