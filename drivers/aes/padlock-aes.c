@@ -199,37 +199,32 @@ static unsigned int padlock_aes_fetch_blocks(enum padlock_aes_mode mode)
 }
 
 /*
- * The slow path of padlock_aes_run(): the first n - rem blocks in place,
- * the last @rem through an aligned stack window.  Not inlined, so that only
- * this path carries the bounce buffer: a kernel built with
+ * The slow path of padlock_aes_run(): a request shorter than one fetch group
+ * whose over-read would leave the page goes through an aligned stack window.
+ * Not inlined, so that only this path carries the buffer: a kernel built with
  * CONFIG_INIT_STACK_ALL_ZERO clears every on-stack array on each call.
  */
 static noinline void padlock_aes_run_bounced(enum padlock_aes_mode mode,
 					     const struct padlock_cword *cw,
 					     const void *key, const u8 *in, u8 *out,
-					     unsigned long n, unsigned long rem, u8 *iv)
+					     unsigned long n, u8 *iv)
 {
 	u8 buf[PADLOCK_AES_BOUNCE_BYTES];
-	u8 *tmp;
+	u8 *tmp = padlock_aes_bounce_window(buf);
 
-	if (n > rem) {
-		padlock_aes_issue(mode, cw, key, in, out, n - rem, iv);
-		in += (n - rem) * AES_BLOCK_SIZE;
-		out += (n - rem) * AES_BLOCK_SIZE;
-	}
-	tmp = padlock_aes_bounce_window(buf);
-	memcpy(tmp, in, rem * AES_BLOCK_SIZE);
-	padlock_aes_issue(mode, cw, key, tmp, out, rem, iv);
-	memzero_explicit(tmp, rem * AES_BLOCK_SIZE);
+	memcpy(tmp, in, n * AES_BLOCK_SIZE);
+	padlock_aes_issue(mode, cw, key, tmp, out, n, iv);
+	memzero_explicit(tmp, n * AES_BLOCK_SIZE);
 }
 
 /*
  * Run @n blocks through the engine as one instruction, except where the
- * prefetch erratum (docs/hardware.md 2.2) would make it read past the page holding
- * the last input byte.  The engine reads roundup(n, fetch) blocks; then
- * the whole multiple of the fetch size runs in place and only the last
- * (n % fetch) blocks go through an aligned stack window.  At most two
- * instructions, and only when the over-read would cross a page.
+ * prefetch erratum (docs/hardware.md 2.2) would make it read past the page
+ * holding the last input byte: the engine reads roundup(n, fetch) blocks.
+ * Then the n % fetch odd blocks go first, whose over-read stays inside this
+ * request's own input, and the rest, whole fetch groups, ends exactly at the
+ * input's end; the engine carries the IV or counter from one to the other.
+ * Only a request shorter than one fetch group is copied.
  */
 static void padlock_aes_run(enum padlock_aes_mode mode, const struct padlock_cword *cw,
 			    const void *key, const u8 *in, u8 *out, unsigned long n,
@@ -243,10 +238,15 @@ static void padlock_aes_run(enum padlock_aes_mode mode, const struct padlock_cwo
 		return;
 	last = (unsigned long)in + n * AES_BLOCK_SIZE - 1;
 	end = last + (fetch - rem) * AES_BLOCK_SIZE;
-	if (likely(!rem || !((last ^ end) & PAGE_MASK)))
+	if (likely(!rem || !((last ^ end) & PAGE_MASK))) {
 		padlock_aes_issue(mode, cw, key, in, out, n, iv);
-	else
-		padlock_aes_run_bounced(mode, cw, key, in, out, n, rem, iv);
+	} else if (n > rem) {
+		padlock_aes_issue(mode, cw, key, in, out, rem, iv);
+		padlock_aes_issue(mode, cw, key, in + rem * AES_BLOCK_SIZE,
+				  out + rem * AES_BLOCK_SIZE, n - rem, iv);
+	} else {
+		padlock_aes_run_bounced(mode, cw, key, in, out, n, iv);
+	}
 }
 
 /* One block through a page-safe aligned stack copy (any alignment in/out). */
