@@ -2,13 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """fscrypt v2 policies through the ioctls, for routing.sh.
 
-  fscrypt_v2.py fscrypt-add-key MNT          add a random 64-byte v2 master key
-                                          to the filesystem at MNT; print its
-                                          identifier (hex)
-  fscrypt_v2.py fscrypt-set-policy DIR ID    a v2 policy on the empty DIR:
-                                          AES-256-XTS contents, AES-256-CTS
-                                          filenames, key ID
-  fscrypt_v2.py fscrypt-remove-key MNT ID    remove the key again
+  fscrypt_v2.py MNT DIR    add a random 64-byte v2 master key to the
+                           filesystem at MNT and print its identifier (hex);
+                           then set a v2 policy with that key on the empty
+                           directory DIR: AES-256-XTS contents, AES-256-CTS
+                           filenames
 
 The fscrypt ioctls are the kernel's UAPI (<linux/fscrypt.h>), called with
 fcntl.ioctl, so that no fscrypt tool needs to be installed.
@@ -21,12 +19,12 @@ import sys
 # <linux/fscrypt.h>
 FS_IOC_SET_ENCRYPTION_POLICY = 0x800C6613      # _IOR('f', 19, 12 bytes)
 FS_IOC_ADD_ENCRYPTION_KEY = 0xC0506617         # _IOWR('f', 23, 80 bytes)
-FS_IOC_REMOVE_ENCRYPTION_KEY = 0xC0406618      # _IOWR('f', 24, 64 bytes)
 FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER = 2
 FSCRYPT_POLICY_V2 = 2
 FSCRYPT_MODE_AES_256_XTS = 1
 FSCRYPT_MODE_AES_256_CTS = 4
 FSCRYPT_POLICY_FLAGS_PAD_32 = 0x03
+
 
 def dir_ioctl(path, req, arg):
     """ioctl REQ on the directory PATH; ARG (a bytearray) is updated."""
@@ -47,8 +45,7 @@ def fscrypt_add_key(mnt):
     # struct fscrypt_add_key_arg: key_spec, raw_size, key_id, 8 reserved, raw[]
     arg = bytearray(key_spec() + struct.pack("<II32x", len(raw), 0) + raw)
     dir_ioctl(mnt, FS_IOC_ADD_ENCRYPTION_KEY, arg)
-    print(bytes(arg[8:24]).hex())
-    return 0
+    return bytes(arg[8:24]).hex()
 
 
 def fscrypt_set_policy(path, ident):
@@ -59,29 +56,20 @@ def fscrypt_set_policy(path, ident):
                       FSCRYPT_MODE_AES_256_CTS, FSCRYPT_POLICY_FLAGS_PAD_32, 0,
                       bytes.fromhex(ident))
     dir_ioctl(path, FS_IOC_SET_ENCRYPTION_POLICY, bytearray(pol))
-    return 0
-
-
-def fscrypt_remove_key(mnt, ident):
-    arg = bytearray(key_spec(bytes.fromhex(ident)) + bytes(24))
-    dir_ioctl(mnt, FS_IOC_REMOVE_ENCRYPTION_KEY, arg)
-    return 0
 
 
 def main(argv):
-    cmds = {
-        "fscrypt-add-key": lambda a: fscrypt_add_key(a[0]),
-        "fscrypt-set-policy": lambda a: fscrypt_set_policy(a[0], a[1]),
-        "fscrypt-remove-key": lambda a: fscrypt_remove_key(a[0], a[1]),
-    }
-    if len(argv) < 2 or argv[1] not in cmds:
+    if len(argv) != 3:
         print(__doc__.strip())
         return 2
     try:
-        return cmds[argv[1]](argv[2:])
+        ident = fscrypt_add_key(argv[1])
+        print(ident, flush=True)
+        fscrypt_set_policy(argv[2], ident)
     except OSError as e:
-        print(f"{argv[1]}: {e.strerror or e}")
+        print(f"{e.strerror or e}")
         return 1
+    return 0
 
 
 if __name__ == "__main__":
