@@ -7,17 +7,20 @@
 # (integritysetup), fscrypt on ext4 (a v2 policy, AES-256-XTS contents,
 # AES-256-CTS filenames, HKDF-SHA512 key derivation), encrypted keys
 # (keyctl: a user master key, an encrypted key made and loaded back) and
-# AF_ALG (a Python socket).  Around each operation a kprobe on the crypto
-# API's algorithm lookup records which algorithms the user asked the API
-# for, and padlock-sim's counters show whether PadLock ran.
+# AF_ALG (libkcapi's kcapi-enc and kcapi-dgst).  Around each operation a
+# kprobe on the crypto API's algorithm lookup records which algorithms the
+# user asked the API for, and padlock-sim's counters show whether PadLock
+# ran.
 #
-# A user that asks the crypto API for an algorithm that our modules
-# registered a driver for must reach PadLock: the simulator's counters must
-# move (ok / not ok).  A user that never asks (it calls the kernel's crypto
-# library, e.g. sha256() or hmac_sha256_usingrawkey()) cannot reach any
-# driver: a SKIP that says so.  So is an algorithm our modules do not serve
-# on this CPU (SHA-512 without Zhaoxin's PHE2).  The last line sums it up,
-# one word per user.
+# A user that asks the crypto API for an algorithm whose unit the CPU has
+# must reach PadLock: the simulator's counters must move (ok / not ok).  A
+# user that never asks (it calls the kernel's crypto library, e.g.
+# sha256() or hmac_sha256_usingrawkey()) cannot reach any driver: a SKIP
+# that says so.  So is an algorithm our modules have no unit for on this
+# CPU (SHA-512 without Zhaoxin's PHE2), and a template over our driver that
+# the kernel's own driver under the same name keeps from being built.  The
+# last line sums it up, one word per user (docs/kernels.md, "Which kernel
+# users reach PadLock").
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
@@ -31,7 +34,7 @@ ktap_header
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 
-SIM=0
+SIM=0 phe=0
 [ -r /sys/kernel/debug/padlock-sim/counters ] && SIM=1
 SUMMARY=
 work=$(mktemp -d)
@@ -50,6 +53,8 @@ cleanup() {
 	ipsec_down
 	trace_stop
 	rm -rf "$work"
+	# as aes-ipsec.sh leaves it, for the programs after this one
+	[ $phe = 1 ] && padlock_rmmod padlock_sha
 	aes_allow_intree_autoload
 	return 0
 }
@@ -74,6 +79,7 @@ trace_start() {
 		echo "p:padlock_routing/lookup $fn name=+0(\$arg1):string" >> "$TR"/kprobe_events 2>/dev/null || continue
 		echo 1 > "$TR"/events/padlock_routing/lookup/enable && TR_EVENT=$fn && return 0
 	done
+	[ -n "$KPROBE_OPT" ] && echo "$KPROBE_OPT" > /proc/sys/debug/kprobes-optimization
 	return 1
 }
 
@@ -188,7 +194,7 @@ grep -qw aes /proc/cpuinfo &&
 	ktap_diag "this CPU has AES-NI too: padlock-aes loaded with priority=$(cat /sys/module/padlock_aes/parameters/priority 2>/dev/null) (by default it registers below AES-NI, and AES users get AES-NI)"
 if grep -qw phe_en /proc/cpuinfo; then
 	padlock_rmmod padlock_sha
-	padlock_insmod padlock-sha || ktap_fail "load padlock-sha"
+	padlock_insmod padlock-sha && phe=1 || ktap_fail "load padlock-sha"
 else
 	ktap_diag "profile $PADLOCK_PROFILE has no PHE hash engine: padlock-sha does not load, the hash users cannot reach PadLock"
 fi
@@ -199,12 +205,12 @@ trace_start || ktap_diag "no kprobe event on the crypto API's lookup: whether a 
 ktap_diag "$(uname -r) $PADLOCK_PROFILE: tracing the crypto API's lookups at ${TR_EVENT:-nothing}"
 head -c 262144 /dev/urandom > "$work/data"
 
-# newloop MiB: a loop device over a new file in $work
+# newloop MiB: a loop device over a new file in $work, in $dev
 newloop() {
-	local f="$work/loop${#LOOPS[@]}.img" d
-	truncate -s "$1M" "$f" && d=$(losetup -f --show "$f") || return 1
-	LOOPS+=("$d")
-	echo "$d"
+	local f="$work/loop${#LOOPS[@]}.img"
+	dev=
+	truncate -s "$1M" "$f" && dev=$(losetup -f --show "$f") && [ -b "$dev" ] || return 1
+	LOOPS+=("$dev")
 }
 
 # rw DEV: the test data through DEV, direct I/O, read back identical
@@ -215,7 +221,7 @@ rw() {
 
 # ---- dm-crypt: by algorithm name, as cryptsetup maps LUKS --------------------
 
-if command -v dmsetup > /dev/null && [ -d /sys/module/dm_crypt ] && dev=$(newloop 4); then
+if command -v dmsetup > /dev/null && [ -d /sys/module/dm_crypt ] && newloop 4; then
 	for spec in "xts aes-xts-plain64 64 xts(aes) xts-aes-padlock" \
 		    "essiv aes-cbc-essiv:sha256 32 essiv(cbc(aes),sha256) cbc-aes-padlock"; do
 		read -r k cipher klen name ours <<< "$spec"
@@ -268,7 +274,7 @@ fi
 
 if ! command -v integritysetup > /dev/null || [ ! -d /sys/module/dm_integrity ]; then
 	absent dm-integrity-hmac "dm-integrity hmac(sha256)" "no integritysetup (cryptsetup-bin) or dm_integrity module"
-elif dev=$(newloop 8); then
+elif newloop 8; then
 	head -c 32 /dev/urandom > "$work/ikey"
 	iopt=(--integrity hmac-sha256 --integrity-key-file "$work/ikey" --integrity-key-size 32)
 	err=
@@ -297,7 +303,7 @@ if ! command -v mkfs.ext4 > /dev/null || [ ! -d /sys/fs/ext4 ]; then
 	for k in hkdf names contents; do
 		absent fscrypt-$k "fscrypt $k" "no mkfs.ext4 (e2fsprogs) or ext4"
 	done
-elif dev=$(newloop 16) && mkfs.ext4 -q -F -O encrypt "$dev" > "$work/log" 2>&1 &&
+elif newloop 16 && mkfs.ext4 -q -F -O encrypt "$dev" > "$work/log" 2>&1 &&
      mkdir -p "$work/mnt" && mount -t ext4 "$dev" "$work/mnt"; then
 	mkdir "$work/mnt/e"
 	f="$work/mnt/e/a-file-name-longer-than-one-aes-block"
