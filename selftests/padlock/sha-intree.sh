@@ -30,12 +30,6 @@ else
 	counts=(50 20 4 2)
 fi
 
-proc_field() {
-	awk -v d="$1" -v f="$2" -F' *: ' '
-		$1 == "driver" { cur = $2 }
-		$1 == f && cur == d { print $2; exit }' /proc/crypto
-}
-
 # Driver of NAME registered by MODULE (in-tree: sha256-padlock[-nano]).
 module_driver() {
 	awk -v n="$1" -v m="$2" -F' *: ' '

@@ -44,13 +44,6 @@ pyrun() {
 	esac
 }
 
-# proc_field DRIVER FIELD: a field of DRIVER's /proc/crypto entry.
-proc_field() {
-	awk -v d="$1" -v f="$2" -F' *: ' '
-		$1 == "driver" { cur = $2 }
-		$1 == f && cur == d { print $2; exit }' /proc/crypto
-}
-
 # best_driver NAME: the highest-priority driver of NAME (what users get).
 best_driver() {
 	awk -v n="$1" -F' *: ' '

@@ -201,6 +201,13 @@ padlock_plan_gate() {
 	ktap_skip_all "$target runs $prog on ${pats//,/, } only (the plan in tools/testing/kernels/matrix)"
 }
 
+# proc_field DRIVER FIELD: a field of DRIVER's /proc/crypto entry.
+proc_field() {
+	awk -v d="$1" -v f="$2" -F' *: ' '
+		$1 == "driver" { cur = $2 }
+		$1 == f && cur == d { print $2; exit }' /proc/crypto
+}
+
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).
 sim_counter() {
 	local f=/sys/kernel/debug/padlock-sim/counters
