@@ -283,8 +283,12 @@ static void fio_argv(char *argv[41], char opts[4][5][32], char rt[32], char size
 	argv[argc] = NULL;
 }
 
-/* the report row of fio job number j of x, from its JSON object */
-static void fio_row(const struct fio_ctx *x, int j, struct json_object *job)
+/*
+ * The report row of fio job number j of x, from its JSON object; a and b
+ * enclose the fio process, which ran this job alone when x->n is 1.
+ */
+static void fio_row(const struct fio_ctx *x, int j, struct json_object *job,
+		    const struct sim_snap *a, const struct sim_snap *b)
 {
 	int rd = !strcmp(jobs[x->first + j].op, "read");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -320,19 +324,26 @@ static void fio_row(const struct fio_ctx *x, int j, struct json_object *job)
 		 "\"iops\": %.6g, \"fio_usr_cpu\": %.4g, \"fio_sys_cpu\": %.4g, \"fio_runtime_ms\": %.6g, \"cpu_scope\": \"%s\"",
 		 r->ops, json_at_num(job, "/usr_cpu", 0), json_at_num(job, "/sys_cpu", 0),
 		 secs * 1000, x->n > 1 ? "average of the fio jobs run together" : "this job");
+	/* the projection's request: one fio I/O */
+	if (x->n == 1)
+		sim_window_row(r, a, b,
+			       json_at_num(job, rd ? "/read/total_ios" : "/write/total_ios", 0),
+			       json_at_num(job, rd ? "/read/io_bytes" : "/write/io_bytes", 0));
 }
 
 /*
  * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
  * other).  A normal run starts fio per job so that the machine's CPU use
  * belongs to one job; --quick runs all four in one process to save fio's
- * start-up and reports the average CPU use of the four.
+ * start-up and reports the average CPU use of the four, except when the
+ * rows are projected: a projection needs each job's own instructions.
  */
 static void fio_jobs(struct fio_ctx *x)
 {
 	char opts[4][5][32], rt[32], size[32];
 	char *argv[41], *out = NULL;
 	double b0, t0, b1, t1;
+	struct sim_snap s0, s1;
 	struct json_object *js, *jl;
 	int j, rc;
 
@@ -340,7 +351,9 @@ static void fio_jobs(struct fio_ctx *x)
 	progress("[dmcrypt] %s %s: fio %s%s", x->spec, x->pinned, jobs[x->first].rw,
 		 x->n > 1 ? " and the others" : "");
 	b0 = cpu_busy(&t0);
+	sim_snap_read(&s0, 1);
 	rc = run_argv(&out, argv);
+	sim_snap_read(&s1, 0);
 	b1 = cpu_busy(&t1);
 	check_stop();
 	js = rc ? NULL : json_output_parse(out);
@@ -357,7 +370,7 @@ static void fio_jobs(struct fio_ctx *x)
 	x->total = t1 > t0 ? t1 - t0 : 0;
 	jl = json_at(js, "/jobs");
 	for (j = 0; j < x->n; j++)
-		fio_row(x, j, json_object_array_get_idx(jl, j));
+		fio_row(x, j, json_object_array_get_idx(jl, j), &s0, &s1);
 	json_object_put(js);
 	free(out);
 }
@@ -372,7 +385,7 @@ static void run_fio(const char *spec, int keybits, const char *pinned, int padlo
 	int j;
 
 	x.c = crypto_resolve(pinned, &l);
-	if (opt.quick) {
+	if (opt.quick && !proj.system) {
 		x.first = 0;
 		x.n = 4;
 		fio_jobs(&x);

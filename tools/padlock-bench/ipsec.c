@@ -369,20 +369,29 @@ static void add_sas(const char *enc, int enckeylen)
 	memset(a2, 0, sizeof(a2));
 }
 
-/* bytes ESP processed in namespace b (proves the traffic was encrypted) */
-static unsigned long long esp_bytes(void)
+/*
+ * Bytes and packets ESP processed in namespace b, both SAs: every packet
+ * between the namespaces once (proves the traffic was encrypted)
+ */
+struct esp_count {
+	unsigned long long bytes, packets;
+};
+
+static void esp_count(struct esp_count *c)
 {
 	char *out = NULL, *p;
-	unsigned long long sum = 0;
 
+	c->bytes = 0;
+	c->packets = 0;
 	if (run_cmd(&out, "ip -n %s -s xfrm state", ns_b) == 0) {
 		for (p = out; (p = strstr(p, "lifetime current:")); ) {
 			p += strlen("lifetime current:");
-			sum += strtoull(p, &p, 10);
+			c->bytes += strtoull(p, &p, 10);
+			if (!strncmp(p, "(bytes), ", 9))
+				c->packets += strtoull(p + 9, &p, 10);
 		}
 	}
 	free(out);
-	return sum;
 }
 
 static void start_server(void)
@@ -430,8 +439,13 @@ struct esp_run {
 	const char *esp;	/* the ESP transform the kernel built */
 };
 
-/* iperf3 --json until it succeeds (the server may be slow to listen) */
-static struct json_object *iperf_json(const struct esp_run *e, int udp, long size)
+/*
+ * iperf3 --json until it succeeds (the server may be slow to listen); the
+ * ESP counters and the machine are read into c and s just before the
+ * attempt that succeeded
+ */
+static struct json_object *iperf_json(const struct esp_run *e, int udp, long size,
+				      struct esp_count *c, struct sim_snap *s)
 {
 	char *argv[20], t[16], l[16], *out = NULL;
 	int argc = 0, tries, rc = 1;
@@ -462,6 +476,8 @@ static struct json_object *iperf_json(const struct esp_run *e, int udp, long siz
 		free(out);
 		out = NULL;
 		json_object_put(js);
+		esp_count(c);
+		sim_snap_read(s, 1);
 		rc = run_argv(&out, argv);
 		check_stop();
 		js = json_output_parse(out);
@@ -482,15 +498,16 @@ static struct json_object *iperf_json(const struct esp_run *e, int udp, long siz
 
 static void iperf(const struct esp_run *e, int udp, long size)
 {
-	unsigned long long b0, b1;
+	struct esp_count c0, c1;
+	struct sim_snap s0, s1;
 	struct json_object *js;
 	struct row *r;
-	double bps, lost = 0, pkts = 0;
+	double bps, lost = 0, pkts = 0, bytes;
 
-	b0 = esp_bytes();
-	js = iperf_json(e, udp, size);
-	b1 = esp_bytes();
-	if (b1 <= b0) {
+	js = iperf_json(e, udp, size, &c0, &s0);
+	sim_snap_read(&s1, 0);
+	esp_count(&c1);
+	if (c1.bytes <= c0.bytes) {
 		json_object_put(js);
 		die(EXIT_RUNTIME,
 		    "no traffic went through the ESP SA (%s): the xfrm policy did not apply.",
@@ -503,6 +520,10 @@ static void iperf(const struct esp_run *e, int udp, long size)
 			bps = json_at_num(js, "/end/sum/bits_per_second", 0) * (1 - lost / 100);
 		pkts = json_at_num(js, "/end/sum/packets", 0) * (1 - lost / 100);
 	}
+	/* the payload delivered: the bytes of the projected throughput */
+	bytes = json_at_num(js, "/end/sum_received/bytes", -1);
+	if (bytes < 0)
+		bytes = json_at_num(js, "/end/sum/bytes", 0) * (1 - lost / 100);
 	r = row_add();
 	snprintf(r->test, sizeof(r->test), "ipsec");
 	snprintf(r->alg, sizeof(r->alg), "%s", e->alg);
@@ -526,7 +547,8 @@ static void iperf(const struct esp_run *e, int udp, long size)
 		     json_at_num(js, "/end/cpu_utilization_percent/remote_total", 0);
 	snprintf(r->extra, sizeof(r->extra),
 		 "\"esp_transform\": \"%.80s\", \"esp_bytes\": %llu, \"lost_percent\": %.4g",
-		 e->esp, b1 - b0, lost);
+		 e->esp, c1.bytes - c0.bytes, lost);
+	sim_window_row(r, &s0, &s1, (double)(c1.packets - c0.packets), bytes);
 	json_object_put(js);
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include "bench.h"
@@ -105,4 +106,84 @@ void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_co
 	}
 	r->sim_trap_overhead = b->trap_overhead;
 	r->sim = 1;
+}
+
+/* idle and iowait time of all CPUs from /proc/stat, in seconds; -1 when unreadable */
+static double idle_s(void)
+{
+	unsigned long long v[5];
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4]);
+	fclose(f);
+	if (n != 5 || hz <= 0)
+		return -1;
+	return (double)(v[3] + v[4]) / hz;
+}
+
+/* the engine's work so far: AES blocks and hashed bytes; 0 or -errno */
+static int sim_work_read(struct sim_snap *s)
+{
+	FILE *f = fopen("/sys/kernel/debug/padlock-sim/counters", "r");
+	char line[128], name[32];
+	unsigned long long v;
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %llu", name, &v) != 2)
+			continue;
+		if (!strcmp(name, "aes_blocks")) {
+			s->aes_blocks = v;
+			found |= 1;
+		} else if (!strcmp(name, "sha_bytes")) {
+			s->sha_bytes = v;
+			found |= 2;
+		}
+	}
+	fclose(f);
+	return found == 3 ? 0 : -EINVAL;
+}
+
+/*
+ * One end of a window around a dm-crypt or IPsec run, taken only when those
+ * rows are projected (under padlock-sim with a model, under --icount).  The
+ * clock is read last at the start and first at the end, so that the
+ * readings themselves stay out of the window as far as possible.
+ */
+void sim_snap_read(struct sim_snap *s, int start)
+{
+	memset(s, 0, sizeof(*s));
+	if (!proj.system)
+		return;
+	if (!start)
+		s->t = now_s();
+	s->idle = idle_s();
+	s->ok = s->idle >= 0 && !sim_cost_read(&s->cost) && !sim_work_read(s);
+	if (start)
+		s->t = now_s();
+}
+
+/*
+ * The window a..b into row r: ops requests that moved the given bytes.  The guest
+ * instructions of the window are its guest time minus the time the CPU was
+ * idle (under --icount an idle CPU executes nothing while its clock jumps
+ * to the next timer).
+ */
+void sim_window_row(struct row *r, const struct sim_snap *a, const struct sim_snap *b,
+		    double ops, double bytes)
+{
+	if (!a->ok || !b->ok || ops <= 0 || bytes <= 0)
+		return;
+	sim_cost_delta(r, &a->cost, &b->cost);
+	r->sim_ops = ops;
+	r->sim_ns = ((b->t - a->t) - (b->idle - a->idle)) * 1e9;
+	r->sim_bytes = bytes;
+	r->sim_aes_blocks = b->aes_blocks - a->aes_blocks;
+	r->sim_sha_bytes = b->sha_bytes - a->sha_bytes;
 }
