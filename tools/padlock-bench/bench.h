@@ -97,6 +97,7 @@ struct row {
 	char sim_classes[160];	/* "xcrypt-ecb:N ..." the non-zero counts */
 	/* dmcrypt and ipsec rows: what the whole machine did in the window */
 	double sim_bytes;	/* disk I/O bytes, iperf3 payload bytes */
+	double sim_idle_ns;	/* the idle time left out of sim_ns */
 	unsigned long long sim_aes_blocks, sim_sha_bytes;	/* the engine's work */
 	int proj;		/* proj_mbps: 1 set, 2 not positive (n/a) */
 	double proj_mbps;	/* projected onto the simulated CPU: a model */

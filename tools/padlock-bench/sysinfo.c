@@ -183,6 +183,7 @@ void sim_window_row(struct row *r, const struct sim_snap *a, const struct sim_sn
 	sim_cost_delta(r, &a->cost, &b->cost);
 	r->sim_ops = ops;
 	r->sim_ns = ((b->t - a->t) - (b->idle - a->idle)) * 1e9;
+	r->sim_idle_ns = (b->idle - a->idle) * 1e9;
 	r->sim_bytes = bytes;
 	r->sim_aes_blocks = b->aes_blocks - a->aes_blocks;
 	r->sim_sha_bytes = b->sha_bytes - a->sha_bytes;
