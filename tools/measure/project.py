@@ -30,11 +30,12 @@ projects every AF_ALG row onto the simulated CPU (the profile's section,
 crossover request size from the projection.  Kernel drivers: no
 engine_call_adjust (that is for OpenSSL-engine measurements only).
 Then the dm-crypt and IPsec rows (padlock-bench records them under --icount
-only), each a window around one fio or iperf3 run: the whole machine's busy
-guest instructions minus the simulator's share, per request (fio I/O, ESP
-packet), plus the engine's cycles for every PadLock instruction of the
-window from the simulator's counters (xcrypt and xsha together), in MB/s of
-disk I/O and Mbit/s of iperf3 payload carried by ESP.
+only), each a window around one fio or iperf3 run less the window of the same
+command for a single I/O or write: the whole machine's busy guest
+instructions minus the simulator's share, per request (fio I/O, ESP packet),
+plus the engine's cycles for every PadLock instruction of the window from
+the simulator's counters (xcrypt and xsha together), in MB/s of disk I/O and
+Mbit/s of iperf3 payload carried by ESP.
 """
 
 import argparse

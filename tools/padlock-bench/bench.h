@@ -98,6 +98,7 @@ struct row {
 	/* dmcrypt and ipsec rows: what the whole machine did in the window */
 	double sim_bytes;	/* disk I/O bytes, iperf3 payload bytes */
 	double sim_idle_ns;	/* the idle time left out of sim_ns */
+	double sim_short_ns;	/* the short run's busy time, taken off sim_ns */
 	unsigned long long sim_aes_blocks, sim_sha_bytes;	/* the engine's work */
 	int proj;		/* proj_mbps: 1 set, 2 not positive (n/a) */
 	double proj_mbps;	/* projected onto the simulated CPU: a model */
@@ -174,9 +175,14 @@ struct sim_snap {
 	unsigned long long aes_blocks, sha_bytes;
 };
 
+/* a run and a short run of the same command: w[0], w[1] and w[2], w[3] */
+struct sim_window {
+	struct sim_snap w[4];
+	double ops, bytes;	/* the run's requests and bytes minus the short run's */
+};
+
 void sim_snap_read(struct sim_snap *s, int start);
-void sim_window_row(struct row *r, const struct sim_snap *a, const struct sim_snap *b,
-		    double ops, double bytes);
+void sim_window_row(struct row *r, const struct sim_window *w);
 
 /* project.c: the rows projected onto the simulated CPU (a model) */
 struct projection {

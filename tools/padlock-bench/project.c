@@ -14,8 +14,10 @@
  *
  * dm-crypt (request: one fio I/O) and IPsec (request: one ESP packet): the
  * guest time is the whole machine's busy time while fio or iperf3 ran,
- * and the engine cycles are those of every PadLock instruction of the
- * window, whichever driver issued it, from the simulator's counters:
+ * less that of a run of the same command for one I/O or one write (see
+ * sim_window_row()), and the engine cycles are those of every PadLock
+ * instruction of that difference, whichever driver issued it, from the
+ * simulator's counters:
  *   xcrypt traps * xcrypt_start + AES blocks * slowest MODE_block * key scale
  *   + xsha traps * xsha_start + hashed bytes * slowest xshaN_byte
  * (an IPsec packet with PadLock runs xcrypt and xsha).  These need guest
