@@ -99,6 +99,7 @@ struct row {
 	double sim_bytes;	/* disk I/O bytes, iperf3 payload bytes */
 	double sim_idle_ns;	/* the idle time left out of sim_ns */
 	double sim_short_ns;	/* the short run's busy time, taken off sim_ns */
+	int sim_task_time;	/* busy time from the tasks' run time, not clock - idle */
 	unsigned long long sim_aes_blocks, sim_sha_bytes;	/* the engine's work */
 	int proj;		/* proj_mbps: 1 set, 2 not positive (n/a) */
 	double proj_mbps;	/* projected onto the simulated CPU: a model */
@@ -171,6 +172,7 @@ void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_co
 struct sim_snap {
 	int ok;
 	double t, idle;		/* CLOCK_MONOTONIC, idle + iowait time; seconds */
+	double task_ns;		/* time tasks ran (/proc/schedstat), -1: unknown */
 	struct sim_cost cost;
 	unsigned long long aes_blocks, sha_bytes;
 };

@@ -652,6 +652,8 @@ static struct json_object *json_sim(const struct row *r)
 		jadd(o, "bytes", jcount(r->sim_bytes));
 		jadd(o, "idle_ns", jcount(r->sim_idle_ns));
 		jadd(o, "short_run_ns", jcount(r->sim_short_ns));
+		jadd_str(o, "busy_time", r->sim_task_time ? "tasks' run time (/proc/schedstat)" :
+			 "guest time minus idle time (/proc/stat)");
 		jadd(o, "aes_blocks", json_object_new_uint64(r->sim_aes_blocks));
 		jadd(o, "sha_bytes", json_object_new_uint64(r->sim_sha_bytes));
 	}

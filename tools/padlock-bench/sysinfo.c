@@ -4,6 +4,7 @@
  * simulator's cost counters.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,32 @@ static double idle_s(void)
 	return (double)(v[3] + v[4]) / hz;
 }
 
+/*
+ * The time tasks have run on all CPUs, in ns: the scheduler's rq_cpu_time
+ * (/proc/schedstat, field 7 of each cpu line), counted when a task leaves
+ * the CPU.  -1 when the kernel does not show it.
+ */
+static double task_ns(void)
+{
+	FILE *f = fopen("/proc/schedstat", "r");
+	unsigned long long v[7];
+	char line[512];
+	double sum = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		if (sscanf(line, "cpu%*u %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6]) != 7)
+			continue;
+		sum = (sum < 0 ? 0 : sum) + (double)v[6];
+	}
+	fclose(f);
+	return sum;
+}
+
 /* the engine's work so far: AES blocks and hashed bytes; 0 or -errno */
 static int sim_work_read(struct sim_snap *s)
 {
@@ -161,17 +188,34 @@ void sim_snap_read(struct sim_snap *s, int start)
 	memset(s, 0, sizeof(*s));
 	if (!proj.system)
 		return;
-	if (!start)
+	if (start) {
+		usleep(1);	/* our own time so far goes into rq_cpu_time now */
+	} else {
 		s->t = now_s();
+		s->task_ns = task_ns();
+	}
 	s->idle = idle_s();
 	s->ok = s->idle >= 0 && !sim_cost_read(&s->cost) && !sim_work_read(s);
-	if (start)
+	if (start) {
+		s->task_ns = task_ns();
 		s->t = now_s();
+	}
 }
 
-/* busy guest time of the window a..b in ns: guest time minus idle time */
-static double busy_ns(const struct sim_snap *a, const struct sim_snap *b)
+/*
+ * Busy guest time of the window a..b in ns: the time tasks ran, else guest
+ * time minus idle time.  The tasks' run time is exact; the idle time is
+ * kept in 10 ms units and, over windows that idle for hundreds of seconds
+ * (an idle vCPU's clock jumps to its next timer under --icount), drifts by
+ * tens of ms.
+ */
+static double busy_ns(const struct sim_snap *a, const struct sim_snap *b, int *task_time)
 {
+	if (a->task_ns >= 0 && b->task_ns > a->task_ns) {
+		*task_time = 1;
+		return b->task_ns - a->task_ns;
+	}
+	*task_time = 0;
 	return ((b->t - a->t) - (b->idle - a->idle)) * 1e9;
 }
 
@@ -214,8 +258,10 @@ void sim_window_row(struct row *r, const struct sim_window *sw)
 	memset(zero.cycles, 0, sizeof(zero.cycles));
 	sim_cost_delta(r, &zero, &d);
 	r->sim_ops = sw->ops;
-	r->sim_short_ns = busy_ns(&w[2], &w[3]);
-	r->sim_ns = busy_ns(&w[0], &w[1]) - r->sim_short_ns;
+	r->sim_short_ns = busy_ns(&w[2], &w[3], &i);
+	r->sim_ns = busy_ns(&w[0], &w[1], &r->sim_task_time) - r->sim_short_ns;
+	if (i != r->sim_task_time)
+		r->sim = 0;	/* the two windows were not measured alike */
 	r->sim_idle_ns = (w[1].idle - w[0].idle) * 1e9;
 	r->sim_bytes = sw->bytes;
 	r->sim_aes_blocks = diff2(w[0].aes_blocks, w[1].aes_blocks, w[2].aes_blocks,
