@@ -375,14 +375,14 @@ static void print_window_note(const char *test)
 	if ((int)strlen(proj.label) - 4 > table_w)
 		table_w = strlen(proj.label) - 4;
 	printf("The row \"%s\" under each driver is a MODEL, not a measurement:\n", proj.label);
-	printf("per %s, the machine's guest instructions while %s ran (guest time minus idle\n",
+	printf("per %s, the machine's busy guest instructions while %s ran (less a run of\n",
 	       strcmp(test, "ipsec") ? "fio I/O" : "ESP packet",
 	       strcmp(test, "ipsec") ? "fio" : "iperf3");
-	printf("time) minus the simulator's share, at %g cycles per instruction, plus the\n",
-	       proj.cpi);
-	printf("engine's modelled cycles for every PadLock instruction that ran (padlock-sim's\n");
-	printf("AES blocks and hashed bytes), on %s (model %s [%s]); %s.\n", proj.name, proj.model,
-	       proj.cpu,
+	printf("the same %s) minus the simulator's share, at %g cycles per instruction,\n",
+	       strcmp(test, "ipsec") ? "job for one I/O" : "test for one write", proj.cpi);
+	printf("plus the engine's modelled cycles for every PadLock instruction that ran\n");
+	printf("(padlock-sim's AES blocks and hashed bytes), on %s (model %s [%s]); %s.\n",
+	       proj.name, proj.model, proj.cpu,
 	       strcmp(test, "ipsec") ? "MB/s of disk I/O" :
 	       "Mbit/s of iperf3 payload carried by ESP");
 }

@@ -195,7 +195,7 @@ def check_window(d, csv_path, text, project, cpu, irq, p, problems):
         problems.append(f"under --icount the JSON projection has dmcrypt_ipsec "
                         f"{p.get('dmcrypt_ipsec')!r}")
     for t in tests:
-        if f"per {'fio I/O' if t == 'dmcrypt' else 'ESP packet'}, the machine's guest " \
+        if f"per {'fio I/O' if t == 'dmcrypt' else 'ESP packet'}, the machine's busy guest " \
                 "instructions" not in text:
             problems.append(f"no note above the {names[t]} tables saying what the projected "
                             "rows are")
