@@ -228,9 +228,9 @@ static unsigned long long diff2(unsigned long long w0, unsigned long long w1,
 
 /*
  * The window of a run less the window of a short run of the same command
- * into row r.  A window's guest instructions are its guest time minus the
- * time the CPU was idle (under --icount an idle CPU executes nothing while
- * its clock jumps to the next timer).  What a fio or iperf3 process costs
+ * into row r.  A window's guest instructions are its busy time (see
+ * busy_ns(): under --icount a busy CPU's time counts instructions, an idle
+ * one's clock jumps to the next timer).  What a fio or iperf3 process costs
  * whatever it does (start, clock calibration, setup, exit) is in both
  * windows and drops out: what remains is the cost of the run's extra
  * requests.
