@@ -29,6 +29,13 @@ projects every AF_ALG row onto the simulated CPU (the profile's section,
 [profiles] in the model) and prints it under the measured row, with the
 crossover request size from the projection.  Kernel drivers: no
 engine_call_adjust (that is for OpenSSL-engine measurements only).
+Then the dm-crypt and IPsec rows (padlock-bench records them under --icount
+only), each a window around one fio or iperf3 run less the window of the same
+command for a single I/O or write: the whole machine's busy guest
+instructions minus the simulator's share, per request (fio I/O, ESP packet),
+plus the engine's cycles for every PadLock instruction of the window from
+the simulator's counters (xcrypt and xsha together), in MB/s of disk I/O and
+Mbit/s of iperf3 payload carried by ESP.
 """
 
 import argparse
@@ -206,6 +213,70 @@ def bench_rows(path, irq):
     return out
 
 
+def window_rows(path, irq):
+    """padlock-bench's dmcrypt and ipsec rows that carry a window's figures"""
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["test"] not in ("dmcrypt", "ipsec") or not r.get("sim_ops"):
+                continue
+            ops = float(r["sim_ops"])
+            traps = int(r["sim_traps"])
+            sim = (int(r["sim_handler_cycles"]) +
+                   traps * int(r["sim_trap_overhead_cycles"])) / ops
+            r["m"] = {"path": float(r["sim_ns"]) / ops - sim * (1 + irq),
+                      "bytes": float(r["sim_bytes"]) / ops}
+            r["size"] = int(r["size"])
+            r["keybits"] = int(r["keybits"] or 0)
+            out.append(r)
+    return out
+
+
+def window_engine(cpu, r):
+    """engine cycles of every PadLock instruction of a dm-crypt or IPsec window
+    (None: no model).  The simulator counts AES blocks and hashed bytes for
+    all modes together: priced at the slowest mode and hash that ran; the RNG
+    (xstore) is not the workload's."""
+    xtraps = straps = 0
+    blk = byte = 0.0
+    for item in (r.get("sim_classes") or "").split():
+        name, _, n = item.rpartition(":")
+        if name in ("xstore", "rep-xstore"):
+            continue
+        if name.startswith("xcrypt-"):
+            per = cpu.get(f"{name[len('xcrypt-'):]}_block")
+            if per is None:
+                return None
+            xtraps += int(n)
+            blk = max(blk, per)
+        elif name in ("xsha1", "xsha256"):
+            per = cpu.get(f"{name}_byte")
+            if not per:
+                return None
+            straps += int(n)
+            byte = max(byte, per)
+        else:
+            return None
+    if (xtraps and "xcrypt_start" not in cpu) or (straps and "xsha_start" not in cpu):
+        return None
+    bits = r["keybits"]
+    if r["algorithm"].startswith("aes-xts"):
+        bits //= 2                  # two keys; the data key's rounds count
+    return (xtraps * cpu.get("xcrypt_start", 0) +
+            int(r["sim_aes_blocks"]) * blk * KEYBITS_SCALE.get(bits, 1.0) +
+            straps * cpu.get("xsha_start", 0) + int(r["sim_sha_bytes"]) * byte)
+
+
+def window_project(cpu, r):
+    """projected MB/s of one dm-crypt or IPsec row; None: no model, or the
+    cycles are not positive (not a time)"""
+    e = window_engine(cpu, r)
+    if e is None:
+        return None
+    c = r["m"]["path"] * cpu["cpi"] + e / float(r["sim_ops"])
+    return r["m"]["bytes"] * cpu["clock_mhz"] / c if c > 0 else None
+
+
 def bench_project(cpu, r):
     """projected cycles per request of one padlock-bench row (None: no model)"""
     m = r["m"]
@@ -223,38 +294,11 @@ def bench_project(cpu, r):
                   engine=False)
 
 
-def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
-    rows = bench_rows(path, irq)
-    if not rows:
-        sys.exit(f"{path}: no afalg rows with the simulator's cost (padlock-bench "
-                 "afalg --csv FILE, run under padlock-sim)")
-    prof = (rows[0].get("sim_profile") or "").split()
-    prof = prof[0] if prof else "?"
-    if cpu_name is None:
-        cpu_name = profiles.get(prof)
-        if cpu_name is None or cpu_name not in cpus:
-            print(f"padlock-sim profile {prof}: no model for profile {prof} in "
-                  f"{os.path.relpath(MODEL, TOP)} (--cpu SECTION projects onto one)")
-            return
-    if cpu_name not in cpus:
-        sys.exit(f"no CPU '{cpu_name}' in the model: {', '.join(cpus)}")
-    cpu = cpus[cpu_name]
-    clock = f"{cpu['clock_mhz'] / 1000:g} GHz"
-    if profiles.get(prof) != cpu_name:
-        print(f"note: --cpu {cpu_name} is not the simulated CPU (profile {prof}): the "
-              "software paths were measured on another profile's code")
-    icount = all(r.get("sim_icount") == "1" for r in rows)
-    label = "(model)" if icount else \
-        "(model; guest time not instruction-exact: run under --icount)"
-    plabel = f"projected on {cpu_name} at {clock} " + ("(model)" if icount else "(model; not --icount)")
-    print(f"AF_ALG projected on {cpu['name']} at {clock} {label}")
-    print(f"  measured under padlock-sim profile {prof} (kernel {rows[0]['kernel']}); "
-          f"model {os.path.relpath(MODEL, TOP)} [{cpu_name}]")
-    print("  measured: MB/s of guest time; under --icount 1 MB/s = one byte per 1,000 "
-          "guest instructions, the PadLock rows timing the simulator")
-    print(f"  projected: the same request's software path (guest time minus the "
-          f"simulator's share) at {cpu['cpi']:g} cycles per instruction plus the "
-          f"engine's modelled cycles, at {clock}; MB = 10^6 bytes")
+def bench_tables(rows, project, plabel, headline, scale=1.0):
+    """the tables of one test: measured and projected rows per driver, speed-up
+    over the baseline (headline: projected rows only); the projected crossover
+    lines.  project(r) gives a row's projected MB/s or None; scale turns MB/s
+    into the unit shown."""
     groups = {}
     for r in rows:
         groups.setdefault((r["algorithm"], r["keybits"], r["op"]), []).append(r)
@@ -275,8 +319,8 @@ def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
         for d in drivers:
             for n in sizes:
                 r = by.get((d, n))
-                c = bench_project(cpu, r) if r else None
-                proj[(d, n)] = None if c is None else mbps(cpu, n, c)
+                p = project(r) if r else None
+                proj[(d, n)] = None if p is None else p * scale
             cells = "".join(
                 f"{proj[(d, n)]:10.{2 if proj[(d, n)] < 10 else 1}f}"
                 if proj[(d, n)] is not None else f"{'no model':>10}" for n in sizes)
@@ -285,7 +329,7 @@ def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
                 continue
             print(f"  {d}")
             print(f"    {'measured (guest time)':{w - 4}}" + "".join(
-                f"{float(by[(d, n)]['mbps_median']):10.2f}" if (d, n) in by else
+                f"{float(by[(d, n)]['mbps_median']) * scale:10.2f}" if (d, n) in by else
                 f"{'-':>10}" for n in sizes))
             print(f"    {plabel:{w - 4}}{cells}")
         base = [d for d in drivers if by.get((d, sizes[0]), {}).get("baseline") == "1"]
@@ -313,9 +357,67 @@ def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
                 what = f"from {size_str(frm)}" + (" (every size tested)"
                                                    if frm == sizes[0] else "")
             xovers.append(f"  {title}: {d} vs {base[0]}: {what}")
-    print(f"\ncrossover (AF_ALG, projected on {cpu_name} {label}): smallest "
-          "request size from which the PadLock driver beats the baseline")
-    print("\n".join(xovers))
+    return xovers
+
+
+def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
+    rows = bench_rows(path, irq)
+    wrows = window_rows(path, irq)
+    if not rows and not wrows:
+        sys.exit(f"{path}: no rows with the simulator's cost (padlock-bench "
+                 "--csv FILE, run under padlock-sim)")
+    first = (rows or wrows)[0]
+    prof = (first.get("sim_profile") or "").split()
+    prof = prof[0] if prof else "?"
+    if cpu_name is None:
+        cpu_name = profiles.get(prof)
+        if cpu_name is None or cpu_name not in cpus:
+            print(f"padlock-sim profile {prof}: no model for profile {prof} in "
+                  f"{os.path.relpath(MODEL, TOP)} (--cpu SECTION projects onto one)")
+            return
+    if cpu_name not in cpus:
+        sys.exit(f"no CPU '{cpu_name}' in the model: {', '.join(cpus)}")
+    cpu = cpus[cpu_name]
+    clock = f"{cpu['clock_mhz'] / 1000:g} GHz"
+    if profiles.get(prof) != cpu_name:
+        print(f"note: --cpu {cpu_name} is not the simulated CPU (profile {prof}): the "
+              "software paths were measured on another profile's code")
+    icount = all(r.get("sim_icount") == "1" for r in rows + wrows)
+    label = "(model)" if icount else \
+        "(model; guest time not instruction-exact: run under --icount)"
+    plabel = f"projected on {cpu_name} at {clock} " + ("(model)" if icount else "(model; not --icount)")
+    if rows:
+        print(f"AF_ALG projected on {cpu['name']} at {clock} {label}")
+        print(f"  measured under padlock-sim profile {prof} (kernel {first['kernel']}); "
+              f"model {os.path.relpath(MODEL, TOP)} [{cpu_name}]")
+        print("  measured: MB/s of guest time; under --icount 1 MB/s = one byte per 1,000 "
+              "guest instructions, the PadLock rows timing the simulator")
+        print(f"  projected: the same request's software path (guest time minus the "
+              f"simulator's share) at {cpu['cpi']:g} cycles per instruction plus the "
+              f"engine's modelled cycles, at {clock}; MB = 10^6 bytes")
+
+        def afalg(r):
+            c = bench_project(cpu, r)
+            return None if c is None else mbps(cpu, r["size"], c)
+        xovers = bench_tables(rows, afalg, plabel, headline)
+        print(f"\ncrossover (AF_ALG, projected on {cpu_name} {label}): smallest "
+              "request size from which the PadLock driver beats the baseline")
+        print("\n".join(xovers))
+    for test, what, unit, scale in (
+            ("dmcrypt", "dm-crypt", "MB/s of disk I/O (fio on a RAM disk, direct I/O; "
+             "4 KiB random, 1 MiB sequential)", 1.0),
+            ("ipsec", "IPsec", "Mbit/s of iperf3 payload carried by ESP (transport mode "
+             "over veth; tcp, udp)", 8.0)):
+        g = [r for r in wrows if r["test"] == test]
+        if not g:
+            continue
+        print(f"\n{what} projected on {cpu['name']} at {clock} {label}: {unit}")
+        if not headline:
+            print(f"  projected: per {'fio I/O' if test == 'dmcrypt' else 'ESP packet'}, the "
+                  "machine's busy guest instructions minus the simulator's share at "
+                  f"{cpu['cpi']:g} cycles per instruction, plus the engine's modelled cycles "
+                  "for every PadLock instruction that ran (xcrypt and xsha)")
+        bench_tables(g, lambda r: window_project(cpu, r), plabel, headline, scale)
 
 
 def published_cycles(cpu, size, kbps):

@@ -85,16 +85,26 @@ struct row {
 	double cpu_pct;		/* CPU use in percent (dmcrypt, ipsec) */
 	char extra[256];	/* test specific, JSON object members */
 	/*
-	 * Under padlock-sim (afalg rows): the simulator's cost file read
-	 * around the timed repetitions, for tools/measure/project.py --bench
+	 * Under padlock-sim: the simulator's cost file read around the timed
+	 * repetitions (afalg rows), or around the fio or iperf3 run (dmcrypt
+	 * and ipsec rows, under --icount only), for tools/measure/project.py
+	 * --bench
 	 */
 	int sim;		/* the sim_* members are set */
-	double sim_ops;		/* requests in the timed repetitions */
+	double sim_ops;		/* requests: AF_ALG requests, fio I/Os, ESP packets */
 	double sim_ns;		/* their time (guest instructions under icount) */
 	unsigned long long sim_traps, sim_handler, sim_trap_overhead;
 	char sim_classes[160];	/* "xcrypt-ecb:N ..." the non-zero counts */
+	/* dmcrypt and ipsec rows: what the whole machine did in the window */
+	double sim_bytes;	/* disk I/O bytes, iperf3 payload bytes */
+	double sim_idle_ns;	/* the idle time left out of sim_ns */
+	double sim_short_ns;	/* the short run's busy time, taken off sim_ns */
+	int sim_task_time;	/* busy time from the tasks' run time, not clock - idle */
+	unsigned long long sim_aes_blocks, sim_sha_bytes;	/* the engine's work */
 	int proj;		/* proj_mbps: 1 set, 2 not positive (n/a) */
 	double proj_mbps;	/* projected onto the simulated CPU: a model */
+	double proj_path;	/* its software path per request, instructions */
+	double proj_engine;	/* its engine cycles per request */
 };
 
 /* err.c: messages, fatal errors, the stop request, allocation */
@@ -155,7 +165,28 @@ struct sim_cost {
 int sim_cost_read(struct sim_cost *c);
 void sim_cost_delta(struct row *r, const struct sim_cost *a, const struct sim_cost *b);
 
-/* project.c: the AF_ALG rows projected onto the simulated CPU (a model) */
+/*
+ * A reading of the whole machine around a dm-crypt or IPsec run: guest
+ * time, idle time, the simulator's cost and the engine's work counters.
+ */
+struct sim_snap {
+	int ok;
+	double t, idle;		/* CLOCK_MONOTONIC, idle + iowait time; seconds */
+	double task_ns;		/* time tasks ran (/proc/schedstat), -1: unknown */
+	struct sim_cost cost;
+	unsigned long long aes_blocks, sha_bytes;
+};
+
+/* a run and a short run of the same command: w[0], w[1] and w[2], w[3] */
+struct sim_window {
+	struct sim_snap w[4];
+	double ops, bytes;	/* the run's requests and bytes minus the short run's */
+};
+
+void sim_snap_read(struct sim_snap *s, int start);
+void sim_window_row(struct row *r, const struct sim_window *w);
+
+/* project.c: the rows projected onto the simulated CPU (a model) */
 struct projection {
 	int on;			/* the rows are projected */
 	int icount;		/* measured under --icount */
@@ -165,12 +196,14 @@ struct projection {
 	double clock_mhz, cpi, irq_share;
 	char label[96];		/* "projected on CPU at N GHz (model)" */
 	char why[4400];		/* under padlock-sim: why nothing is projected */
+	int system;		/* the dmcrypt and ipsec rows are projected too */
+	char system_why[160];	/* why they are not */
 };
 
 extern const char *model_file;	/* --model FILE */
 extern struct projection proj;
 void project_init(void);
-void project_rows(void);
+void project_rows(const char *test);
 
 /* json.c: fio and iperf3 output through json-c; members by JSON pointer */
 struct json_object;

@@ -248,14 +248,16 @@ struct fio_ctx {
 	double busy, total;	/* machine CPU time: busy and all, in ticks */
 };
 
-/* fio's command line for jobs first..first+n-1; opts holds the strings */
+/*
+ * fio's command line for jobs first..first+n-1; opts holds the strings.
+ * one_io: a single I/O instead of the timed run.
+ */
 static void fio_argv(char *argv[41], char opts[4][5][32], char rt[32], char size[32],
-		     int first, int n)
+		     int first, int n, int one_io)
 {
 	int argc = 0, j, k;
 
 	snprintf(size, 32, "--size=%dM", opt.ram_mib * 3 / 4);
-	snprintf(rt, 32, "--runtime=%d", opt.fio_seconds);
 	argv[argc++] = "fio";
 	argv[argc++] = "--output-format=json";
 	argv[argc++] = "--filename";
@@ -263,7 +265,12 @@ static void fio_argv(char *argv[41], char opts[4][5][32], char rt[32], char size
 	argv[argc++] = "--direct=1";
 	argv[argc++] = "--allow_file_create=0";
 	argv[argc++] = "--ioengine=libaio";
-	argv[argc++] = "--time_based";
+	if (one_io) {
+		snprintf(rt, 32, "--io_size=%ld", jobs[first].bs);
+	} else {
+		snprintf(rt, 32, "--runtime=%d", opt.fio_seconds);
+		argv[argc++] = "--time_based";
+	}
 	argv[argc++] = rt;
 	argv[argc++] = size;
 	for (j = 0; j < n; j++) {
@@ -283,8 +290,13 @@ static void fio_argv(char *argv[41], char opts[4][5][32], char rt[32], char size
 	argv[argc] = NULL;
 }
 
-/* the report row of fio job number j of x, from its JSON object */
-static void fio_row(const struct fio_ctx *x, int j, struct json_object *job)
+/*
+ * The report row of fio job number j of x, from its JSON object.  When the
+ * rows are projected (x->n is 1), sjob is the same job run for one I/O,
+ * and w holds the windows around both fio processes.
+ */
+static void fio_row(const struct fio_ctx *x, int j, struct json_object *job,
+		    struct json_object *sjob, const struct sim_window *w)
 {
 	int rd = !strcmp(jobs[x->first + j].op, "read");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -320,27 +332,36 @@ static void fio_row(const struct fio_ctx *x, int j, struct json_object *job)
 		 "\"iops\": %.6g, \"fio_usr_cpu\": %.4g, \"fio_sys_cpu\": %.4g, \"fio_runtime_ms\": %.6g, \"cpu_scope\": \"%s\"",
 		 r->ops, json_at_num(job, "/usr_cpu", 0), json_at_num(job, "/sys_cpu", 0),
 		 secs * 1000, x->n > 1 ? "average of the fio jobs run together" : "this job");
+	/* the projection's request: one fio I/O */
+	if (sjob) {
+		const char *ios = rd ? "/read/total_ios" : "/write/total_ios";
+		const char *bytes = rd ? "/read/io_bytes" : "/write/io_bytes";
+		struct sim_window sw = *w;
+
+		sw.ops = json_at_num(job, ios, 0) - json_at_num(sjob, ios, 0);
+		sw.bytes = json_at_num(job, bytes, 0) - json_at_num(sjob, bytes, 0);
+		sim_window_row(r, &sw);
+	}
 }
 
 /*
- * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
- * other).  A normal run starts fio per job so that the machine's CPU use
- * belongs to one job; --quick runs all four in one process to save fio's
- * start-up and reports the average CPU use of the four.
+ * One fio process for jobs first..first+n-1 of x (one I/O: one_io), read
+ * around by a and b; its JSON, or the run ends with an error.
  */
-static void fio_jobs(struct fio_ctx *x)
+static struct json_object *fio_process(struct fio_ctx *x, int one_io, struct sim_snap *a,
+				       struct sim_snap *b)
 {
 	char opts[4][5][32], rt[32], size[32];
 	char *argv[41], *out = NULL;
 	double b0, t0, b1, t1;
-	struct json_object *js, *jl;
-	int j, rc;
+	struct json_object *js;
+	int rc;
 
-	fio_argv(argv, opts, rt, size, x->first, x->n);
-	progress("[dmcrypt] %s %s: fio %s%s", x->spec, x->pinned, jobs[x->first].rw,
-		 x->n > 1 ? " and the others" : "");
+	fio_argv(argv, opts, rt, size, x->first, x->n, one_io);
 	b0 = cpu_busy(&t0);
+	sim_snap_read(a, 1);
 	rc = run_argv(&out, argv);
+	sim_snap_read(b, 0);
 	b1 = cpu_busy(&t1);
 	check_stop();
 	js = rc ? NULL : json_output_parse(out);
@@ -353,13 +374,41 @@ static void fio_jobs(struct fio_ctx *x)
 		die(EXIT_RUNTIME, "fio %s on %s failed: %s", jobs[x->first].rw, mappath,
 		    msg[0] ? msg : "no JSON output");
 	}
-	x->busy = t1 > t0 ? b1 - b0 : 0;
-	x->total = t1 > t0 ? t1 - t0 : 0;
+	free(out);
+	if (!one_io) {
+		x->busy = t1 > t0 ? b1 - b0 : 0;
+		x->total = t1 > t0 ? t1 - t0 : 0;
+	}
+	return js;
+}
+
+/*
+ * fio jobs first..first+n-1 in one fio process (stonewalled, one after the
+ * other).  A normal run starts fio per job so that the machine's CPU use
+ * belongs to one job; --quick runs all four in one process to save fio's
+ * start-up and reports the average CPU use of the four, except when the
+ * rows are projected: a projection needs each job's own instructions, and
+ * the job is run once more for a single I/O, whose window is taken off the
+ * timed run's (fio's own start, clock calibration and exit drop out).
+ */
+static void fio_jobs(struct fio_ctx *x)
+{
+	struct json_object *js, *jl, *sjs = NULL;
+	struct sim_window w;
+	int j;
+
+	progress("[dmcrypt] %s %s: fio %s%s", x->spec, x->pinned, jobs[x->first].rw,
+		 x->n > 1 ? " and the others" : "");
+	memset(&w, 0, sizeof(w));
+	js = fio_process(x, 0, &w.w[0], &w.w[1]);
+	if (proj.system && x->n == 1)
+		sjs = fio_process(x, 1, &w.w[2], &w.w[3]);
 	jl = json_at(js, "/jobs");
 	for (j = 0; j < x->n; j++)
-		fio_row(x, j, json_object_array_get_idx(jl, j));
+		fio_row(x, j, json_object_array_get_idx(jl, j),
+			sjs ? json_object_array_get_idx(json_at(sjs, "/jobs"), 0) : NULL, &w);
+	json_object_put(sjs);
 	json_object_put(js);
-	free(out);
 }
 
 static void run_fio(const char *spec, int keybits, const char *pinned, int padlock, int baseline)
@@ -372,7 +421,7 @@ static void run_fio(const char *spec, int keybits, const char *pinned, int padlo
 	int j;
 
 	x.c = crypto_resolve(pinned, &l);
-	if (opt.quick) {
+	if (opt.quick && !proj.system) {
 		x.first = 0;
 		x.n = 4;
 		fio_jobs(&x);

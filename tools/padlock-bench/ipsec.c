@@ -352,20 +352,29 @@ static void add_sas(const char *enc, int enckeylen)
 	memset(a2, 0, sizeof(a2));
 }
 
-/* bytes ESP processed in namespace b (proves the traffic was encrypted) */
-static unsigned long long esp_bytes(void)
+/*
+ * Bytes and packets ESP processed in namespace b, both SAs: every packet
+ * between the namespaces once (proves the traffic was encrypted)
+ */
+struct esp_count {
+	unsigned long long bytes, packets;
+};
+
+static void esp_count(struct esp_count *c)
 {
 	char *out = NULL, *p;
-	unsigned long long sum = 0;
 
+	c->bytes = 0;
+	c->packets = 0;
 	if (run_cmd(&out, "ip -n %s -s xfrm state", ns_b) == 0) {
 		for (p = out; (p = strstr(p, "lifetime current:")); ) {
 			p += strlen("lifetime current:");
-			sum += strtoull(p, &p, 10);
+			c->bytes += strtoull(p, &p, 10);
+			if (!strncmp(p, "(bytes), ", 9))
+				c->packets += strtoull(p + 9, &p, 10);
 		}
 	}
 	free(out);
-	return sum;
 }
 
 static void start_server(void)
@@ -413,8 +422,14 @@ struct esp_run {
 	const char *esp;	/* the ESP transform the kernel built */
 };
 
-/* iperf3 --json until it succeeds (the server may be slow to listen) */
-static struct json_object *iperf_json(const struct esp_run *e, int udp, long size)
+/*
+ * iperf3 --json until it succeeds (the server may be slow to listen); the
+ * ESP counters and the machine are read into c and s just before the
+ * attempt that succeeded.  one_block: a single write instead of the timed
+ * run.
+ */
+static struct json_object *iperf_json(const struct esp_run *e, int udp, long size,
+				      int one_block, struct esp_count *c, struct sim_snap *s)
 {
 	char *argv[20], t[16], l[16], *out = NULL;
 	int argc = 0, tries, rc = 1;
@@ -430,8 +445,8 @@ static struct json_object *iperf_json(const struct esp_run *e, int udp, long siz
 	argv[argc++] = "iperf3";
 	argv[argc++] = "-c";
 	argv[argc++] = (char *)ip_a;
-	argv[argc++] = "-t";
-	argv[argc++] = t;
+	argv[argc++] = one_block ? "-k" : "-t";
+	argv[argc++] = one_block ? "1" : t;
 	argv[argc++] = "--json";
 	if (udp) {
 		argv[argc++] = "-u";
@@ -445,6 +460,8 @@ static struct json_object *iperf_json(const struct esp_run *e, int udp, long siz
 		free(out);
 		out = NULL;
 		json_object_put(js);
+		esp_count(c);
+		sim_snap_read(s, 1);
 		rc = run_argv(&out, argv);
 		check_stop();
 		js = json_output_parse(out);
@@ -463,17 +480,51 @@ static struct json_object *iperf_json(const struct esp_run *e, int udp, long siz
 	return js;
 }
 
+/* the payload iperf3 delivered: the bytes of the projected throughput */
+static double iperf_payload(struct json_object *js, int udp)
+{
+	double bytes = json_at_num(js, "/end/sum_received/bytes", -1);
+
+	if (bytes < 0 && udp)
+		bytes = json_at_num(js, "/end/sum/bytes", 0) *
+			(1 - json_at_num(js, "/end/sum/lost_percent", 0) / 100);
+	return bytes < 0 ? 0 : bytes;
+}
+
+/*
+ * When the rows are projected: the same run for a single write, whose
+ * window is taken off the timed run's (iperf3's start, its control
+ * connection and its exit drop out)
+ */
+static void iperf_short(const struct esp_run *e, int udp, long size, struct sim_window *w,
+			const struct esp_count *c0, const struct esp_count *c1, double bytes)
+{
+	struct esp_count c2, c3;
+	struct json_object *js;
+
+	if (!proj.system)
+		return;
+	js = iperf_json(e, udp, size, 1, &c2, &w->w[2]);
+	sim_snap_read(&w->w[3], 0);
+	esp_count(&c3);
+	w->ops = (double)(c1->packets - c0->packets) - (double)(c3.packets - c2.packets);
+	w->bytes = bytes - iperf_payload(js, udp);
+	json_object_put(js);
+}
+
 static void iperf(const struct esp_run *e, int udp, long size)
 {
-	unsigned long long b0, b1;
+	struct esp_count c0, c1;
+	struct sim_window w;
 	struct json_object *js;
 	struct row *r;
 	double bps, lost = 0, pkts = 0;
 
-	b0 = esp_bytes();
-	js = iperf_json(e, udp, size);
-	b1 = esp_bytes();
-	if (b1 <= b0) {
+	memset(&w, 0, sizeof(w));
+	js = iperf_json(e, udp, size, 0, &c0, &w.w[0]);
+	sim_snap_read(&w.w[1], 0);
+	esp_count(&c1);
+	if (c1.bytes <= c0.bytes) {
 		json_object_put(js);
 		die(EXIT_RUNTIME,
 		    "no traffic went through the ESP SA (%s): the xfrm policy did not apply.",
@@ -509,7 +560,9 @@ static void iperf(const struct esp_run *e, int udp, long size)
 		     json_at_num(js, "/end/cpu_utilization_percent/remote_total", 0);
 	snprintf(r->extra, sizeof(r->extra),
 		 "\"esp_transform\": \"%.80s\", \"esp_bytes\": %llu, \"lost_percent\": %.4g",
-		 e->esp, b1 - b0, lost);
+		 e->esp, c1.bytes - c0.bytes, lost);
+	iperf_short(e, udp, size, &w, &c0, &c1, iperf_payload(js, udp));
+	sim_window_row(r, &w);
 	json_object_put(js);
 }
 

@@ -241,7 +241,7 @@ static void run_subcommands(void)
 {
 	if (do_afalg) {
 		cmd_afalg();
-		project_rows();
+		project_rows("afalg");
 		report_tables("afalg",
 			      "AF_ALG (legacy userland interface; deprecated from Linux 7.2), MB = 10^6 bytes; median of the repetitions");
 		report_crossover("afalg");
@@ -249,15 +249,19 @@ static void run_subcommands(void)
 	}
 	if (do_dm) {
 		cmd_dmcrypt();
+		project_rows("dmcrypt");
 		report_tables("dmcrypt",
 			      "dm-crypt on brd with fio, direct I/O; 4 KiB = random, 1 MiB = sequential; MB = 10^6 bytes");
 		report_crossover("dmcrypt");
+		report_projection_note();
 	}
 	if (do_ipsec) {
 		cmd_ipsec();
+		project_rows("ipsec");
 		report_tables("ipsec",
-			      "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; MB = 10^6 bytes");
+			      "ESP transport mode over veth between two namespaces, iperf3; tcp = 128 KiB writes, udp = datagram size; Mbit/s = 10^6 bits per second of iperf3 payload");
 		report_crossover("ipsec");
+		report_projection_note();
 	}
 }
 

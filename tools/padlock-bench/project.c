@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * padlock-bench: the projection of the AF_ALG rows measured under
- * padlock-sim onto the CPU the simulator plays, from the cost model
- * cpu-models.conf (the formula of tools/measure/project.py --bench).
+ * padlock-bench: the projection of the rows measured under padlock-sim
+ * onto the CPU the simulator plays, from the cost model cpu-models.conf
+ * (the formula of tools/measure/project.py --bench).
  *
  *   cycles per request = path * cpi + engine cycles
  *   path = (guest time - simulator's share * (1 + irq_share)) / requests
  *
- * The engine cycles, PadLock driver rows only, for the busiest opcode class:
+ * AF_ALG: the engine cycles, PadLock driver rows only, for the busiest
+ * opcode class, from the request's size:
  *   xcrypt-MODE  traps * xcrypt_start + blocks * MODE_block * key scale
  *   xsha1/256    traps * xsha_start + hashed bytes * xshaN_byte
+ *
+ * dm-crypt (request: one fio I/O) and IPsec (request: one ESP packet): the
+ * guest time is the whole machine's busy time while fio or iperf3 ran,
+ * less that of a run of the same command for one I/O or one write (see
+ * sim_window_row()), and the engine cycles are those of every PadLock
+ * instruction of that difference, whichever driver issued it, from the
+ * simulator's counters:
+ *   xcrypt traps * xcrypt_start + AES blocks * slowest MODE_block * key scale
+ *   + xsha traps * xsha_start + hashed bytes * slowest xshaN_byte
+ * (an IPsec packet with PadLock runs xcrypt and xsha).  These need guest
+ * time to count instructions, which only --icount gives.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -220,6 +232,10 @@ void project_init(void)
 		 proj.cpu, proj.clock_mhz / 1000, sys_icount ? "" : "; not --icount");
 	proj.icount = sys_icount;
 	proj.on = 1;
+	proj.system = sys_icount;
+	if (!sys_icount)
+		snprintf(proj.system_why, sizeof(proj.system_why), "%s",
+			 "its software path is the whole machine's busy time, which counts guest instructions only under --icount (tools/testing/vm/run --icount)");
 }
 
 /* the busiest PadLock opcode class of the row: its mode into mode[], or 0 */
@@ -301,11 +317,14 @@ static void project_row(struct row *r)
 	path = (r->sim_ns - (r->sim_handler + (double)r->sim_traps * r->sim_trap_overhead) *
 		(1 + proj.irq_share)) / ops;
 	c = path * proj.cpi;
+	e = 0;
 	if (r->padlock) {
 		if (!engine_cycles(r, r->sim_traps / ops, &e))
 			return;
 		c += e;
 	}
+	r->proj_path = path;
+	r->proj_engine = e;
 	if (c <= 0) {
 		/*
 		 * Not a time: the simulator's share exceeded the guest time
@@ -320,14 +339,96 @@ static void project_row(struct row *r)
 	r->proj = 1;
 }
 
-/* every AF_ALG row that carries the simulator's cost */
-void project_rows(void)
+/*
+ * The engine's cycles for every PadLock instruction of a dm-crypt or IPsec
+ * window; 0 when the model cannot price one of them.  The simulator counts
+ * AES blocks and hashed bytes for all modes together: they are priced at
+ * the slowest mode (and hash) that ran, so that a mix, such as ESSIV's one
+ * ECB block per sector beside CBC, is never made cheaper than it is.  The
+ * random number generator is not the workload's and is left out.
+ */
+static int window_engine(const struct row *r, double *c)
+{
+	char buf[sizeof(r->sim_classes)], *tok, *save = NULL, key[48];
+	double xtraps = 0, straps = 0, blk = 0, byte = 0, per, xstart = 0, sstart = 0;
+	double scale = 1.0;
+	int bits = r->keybits;
+
+	snprintf(buf, sizeof(buf), "%s", r->sim_classes);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *colon = strrchr(tok, ':');
+		double n;
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		n = strtod(colon + 1, NULL);
+		if (!strcmp(tok, "xstore") || !strcmp(tok, "rep-xstore"))
+			continue;
+		if (!strncmp(tok, "xcrypt-", 7)) {
+			snprintf(key, sizeof(key), "%s_block", tok + 7);
+			if (!cpu_num(key, &per))
+				return 0;
+			xtraps += n;
+			blk = per > blk ? per : blk;
+		} else if (!strcmp(tok, "xsha1") || !strcmp(tok, "xsha256")) {
+			snprintf(key, sizeof(key), "%s_byte", tok);
+			if (!cpu_num(key, &per) || per == 0)
+				return 0;
+			straps += n;
+			byte = per > byte ? per : byte;
+		} else {
+			return 0;	/* an instruction the model has no figure for */
+		}
+	}
+	if ((xtraps && !cpu_num("xcrypt_start", &xstart)) ||
+	    (straps && !cpu_num("xsha_start", &sstart)))
+		return 0;
+	if (!strncmp(r->alg, "aes-xts", 7))
+		bits /= 2;		/* two keys: the data key's rounds count */
+	if (bits == 192)
+		scale = 1.2;
+	else if (bits == 256)
+		scale = 1.4;
+	*c = xtraps * xstart + (double)r->sim_aes_blocks * blk * scale +
+	     straps * sstart + (double)r->sim_sha_bytes * byte;
+	return 1;
+}
+
+/* the projected MB/s of a dm-crypt or IPsec row: its window's bytes at the projected time */
+static void project_window(struct row *r)
+{
+	double ops = r->sim_ops, c, e;
+
+	r->proj = 0;
+	if (!r->sim || ops <= 0 || !window_engine(r, &e))
+		return;
+	r->proj_path = (r->sim_ns - (r->sim_handler +
+				     (double)r->sim_traps * r->sim_trap_overhead) *
+			(1 + proj.irq_share)) / ops;
+	r->proj_engine = e / ops;
+	c = r->proj_path * proj.cpi + r->proj_engine;
+	if (c <= 0) {
+		r->proj = 2;
+		return;
+	}
+	r->proj_mbps = r->sim_bytes / ops * proj.clock_mhz / c;
+	r->proj = 1;
+}
+
+/* every row of test that carries the simulator's cost */
+void project_rows(const char *test)
 {
 	int i;
 
 	if (!proj.on)
 		return;
-	for (i = 0; i < nrows; i++)
-		if (!strcmp(rows[i].test, "afalg"))
+	for (i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].test, test))
+			continue;
+		if (!strcmp(test, "afalg"))
 			project_row(&rows[i]);
+		else
+			project_window(&rows[i]);
+	}
 }

@@ -217,6 +217,17 @@ static void group_load(int g, struct group *t)
 
 #define TABLE_W 34
 
+/* IPsec is shown in Mbit/s, the rest in MB/s; the JSON and CSV keep MB/s */
+static double unit_scale(const char *test)
+{
+	return strcmp(test, "ipsec") ? 1.0 : 8.0;
+}
+
+static const char *unit_name(const char *test)
+{
+	return strcmp(test, "ipsec") ? "MB/s" : "Mbit/s";
+}
+
 /* the driver column: wider when a projected row's label needs it */
 static int table_w = TABLE_W;
 
@@ -237,7 +248,7 @@ static void print_projected(const struct group *t, const struct row *d)
 		const struct row *r = find(t->g, d->driver, t->sz[j]);
 
 		if (r && r->proj == 1)
-			printf(" %10.2f", r->proj_mbps);
+			printf(" %10.2f", r->proj_mbps * unit_scale(d->test));
 		else
 			printf(" %10s", !r ? "-" : r->proj ? "n/a" : "no model");
 	}
@@ -257,7 +268,7 @@ static void print_driver(const struct group *t, const struct row *d)
 		const struct row *r = find(t->g, d->driver, t->sz[j]);
 
 		if (r)
-			printf(" %10.2f", r->mbps);
+			printf(" %10.2f", r->mbps * unit_scale(d->test));
 		else
 			printf(" %10s", "-");
 	}
@@ -299,7 +310,8 @@ static void print_costs(const struct group *t, const struct row *d)
 		printf(" CPU %.0f%% at %s",
 		       l->cpu_pct, size_str(t->sz[t->ns - 1], sb, sizeof(sb)));
 	if (l->runs > 1)
-		printf(" min..max %.2f..%.2f MB/s", l->mbps_min, l->mbps_max);
+		printf(" min..max %.2f..%.2f %s", l->mbps_min * unit_scale(d->test),
+		       l->mbps_max * unit_scale(d->test), unit_name(d->test));
 	printf("\n");
 }
 
@@ -312,7 +324,7 @@ static void print_table(const struct group *t)
 	printf("\n%s", first->alg);
 	if (first->keybits)
 		printf(" %d-bit key", first->keybits);
-	printf(", %s (MB/s)\n", first->op);
+	printf(", %s (%s)\n", first->op, unit_name(first->test));
 	printf("%-*s %5s", table_w, "driver", "prio");
 	for (j = 0; j < t->ns; j++)
 		printf(" %10s", size_str(t->sz[j], sb, sizeof(sb)));
@@ -346,6 +358,35 @@ static void print_projection_note(void)
 		       proj.icount ? "" : " (run under tools/testing/vm/run --icount)");
 }
 
+/* above the dm-crypt and IPsec tables: their projected rows, or why there are none */
+static void print_window_note(const char *test)
+{
+	int i, any = 0;
+
+	for (i = 0; i < nrows; i++)
+		any |= !strcmp(rows[i].test, test) && rows[i].sim;
+	if (!proj.system) {
+		printf("Under padlock-sim %s is not projected onto the simulated CPU: %s.\n",
+		       strcmp(test, "ipsec") ? "dm-crypt" : "IPsec", proj.system_why);
+		return;
+	}
+	if (!any)
+		return;
+	if ((int)strlen(proj.label) - 4 > table_w)
+		table_w = strlen(proj.label) - 4;
+	printf("The row \"%s\" under each driver is a MODEL, not a measurement:\n", proj.label);
+	printf("per %s, the machine's busy guest instructions while %s ran (less a run of\n",
+	       strcmp(test, "ipsec") ? "fio I/O" : "ESP packet",
+	       strcmp(test, "ipsec") ? "fio" : "iperf3");
+	printf("the same %s) minus the simulator's share, at %g cycles per instruction,\n",
+	       strcmp(test, "ipsec") ? "job for one I/O" : "test for one write", proj.cpi);
+	printf("plus the engine's modelled cycles for every PadLock instruction that ran\n");
+	printf("(padlock-sim's AES blocks and hashed bytes), on %s (model %s [%s]); %s.\n",
+	       proj.name, proj.model, proj.cpu,
+	       strcmp(test, "ipsec") ? "MB/s of disk I/O" :
+	       "Mbit/s of iperf3 payload carried by ESP");
+}
+
 void report_tables(const char *test, const char *unit_note)
 {
 	struct group t;
@@ -362,6 +403,8 @@ void report_tables(const char *test, const char *unit_note)
 			table_w = TABLE_W;
 			if (!strcmp(test, "afalg") && proj.on)
 				print_projection_note();
+			else if (proj.on)
+				print_window_note(test);
 		}
 		group_load(g, &t);
 		print_table(&t);
@@ -484,10 +527,12 @@ static void report_crossover_projected(int first_xover)
 	fflush(stdout);
 }
 
-/* under padlock-sim without a projection: why */
+/* under padlock-sim without a projection: why (once) */
 void report_projection_note(void)
 {
-	if (sys_profile[0] && !proj.on)
+	static int done;
+
+	if (sys_profile[0] && !proj.on && !done++)
 		printf("\n%s: %s.\n",
 		       "Under padlock-sim the PadLock rows time the simulator; nothing is projected onto the simulated CPU",
 		       proj.why);
@@ -602,6 +647,16 @@ static struct json_object *json_sim(const struct row *r)
 	jadd(o, "trap_overhead_cycles", json_object_new_uint64(r->sim_trap_overhead));
 	jadd_str(o, "classes", r->sim_classes);
 	jadd_bool(o, "icount", sys_icount);
+	if (strcmp(r->test, "afalg")) {
+		/* the whole machine's window around fio or iperf3 */
+		jadd(o, "bytes", jcount(r->sim_bytes));
+		jadd(o, "idle_ns", jcount(r->sim_idle_ns));
+		jadd(o, "short_run_ns", jcount(r->sim_short_ns));
+		jadd_str(o, "busy_time", r->sim_task_time ? "tasks' run time (/proc/schedstat)" :
+			 "guest time minus idle time (/proc/stat)");
+		jadd(o, "aes_blocks", json_object_new_uint64(r->sim_aes_blocks));
+		jadd(o, "sha_bytes", json_object_new_uint64(r->sim_sha_bytes));
+	}
 	return o;
 }
 
@@ -637,6 +692,9 @@ static struct json_object *json_row(const struct row *r)
 	if (r->sim && proj.on) {
 		jadd(o, "projected_mbps", r->proj == 1 ? jnum(r->proj_mbps) : NULL);
 		jadd_str(o, "projected_cpu", proj.cpu);
+		/* per request: instructions of software path, the engine's cycles */
+		jadd(o, "projected_path", r->proj ? jnum(r->proj_path) : NULL);
+		jadd(o, "projected_engine_cycles", r->proj ? jnum(r->proj_engine) : NULL);
 	}
 	return o;
 }
@@ -690,6 +748,8 @@ static struct json_object *json_projection(void)
 	jadd_str(o, "model", proj.model);
 	jadd_bool(o, "icount", proj.icount);
 	jadd_str(o, "label", proj.label);
+	jadd_bool(o, "dmcrypt_ipsec", proj.system);
+	jadd_str_or_null(o, "dmcrypt_ipsec_why", proj.system_why);
 	return o;
 }
 
@@ -774,7 +834,7 @@ int report_write_csv(const char *file)
 	fputs("cpu_ns_per_byte,cpu_percent,", f);
 	fputs("sim_ops,sim_ns,sim_traps,sim_handler_cycles,", f);
 	fputs("sim_trap_overhead_cycles,sim_classes,sim_icount,", f);
-	fputs("projected_mbps,projected_cpu\n", f);
+	fputs("projected_mbps,projected_cpu,sim_bytes,sim_aes_blocks,sim_sha_bytes\n", f);
 	for (i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
@@ -813,7 +873,11 @@ int report_write_csv(const char *file)
 			fputc(',', f);
 		if (r->sim && proj.on)
 			csv_str(f, proj.cpu);
-		fputc('\n', f);
+		if (r->sim && strcmp(r->test, "afalg"))
+			fprintf(f, ",%.0f,%llu,%llu\n", r->sim_bytes, r->sim_aes_blocks,
+				r->sim_sha_bytes);
+		else
+			fputs(",,,\n", f);
 	}
 	if (fclose(f))
 		return -errno;

@@ -48,8 +48,17 @@ tools/padlock-bench/padlock-bench all "$@" --json "$out/report.json" --csv "$out
 rc=$?
 if [ -d /sys/kernel/debug/padlock-sim ] && [ -s "$out/report.csv" ]; then
 	echo
-	echo "== PROJECTED (a model): each AF_ALG request's measured software path (guest instructions minus the simulator's share) plus the PadLock engine's cycles from tools/padlock-bench/cpu-models.conf, on the CPU the simulator plays"
+	echo "== PROJECTED (a model): each AF_ALG request's measured software path (guest instructions minus the simulator's share) plus the PadLock engine's cycles from tools/padlock-bench/cpu-models.conf, on the CPU the simulator plays; dm-crypt (MB/s of disk I/O) and IPsec (Mbit/s of iperf3 payload over ESP) the same per fio I/O and per ESP packet, from the whole machine's busy instructions while fio or iperf3 ran, less a run of the same job for one I/O or write"
 	python3 tools/measure/project.py --bench "$out/report.csv" --headline | tee "$out/projected.txt"
+	# padlock-bench's own projected rows (bench.txt) against project.py's
+	if python3 selftests/padlock/lib/bench_check.py "$out/report.json" --projection \
+		--csv "$out/report.csv" --text "$out/bench.txt" > "$out/projection-check.txt" 2>&1; then
+		echo "== padlock-bench's projected rows equal tools/measure/project.py's: $(tail -n 1 "$out/projection-check.txt")"
+	else
+		echo "== padlock-bench's projected rows DISAGREE with tools/measure/project.py's:"
+		cat "$out/projection-check.txt"
+		[ "$rc" = 0 ] && rc=1
+	fi
 	echo
 	echo "== MEASURED under QEMU: $([ "${PADLOCK_ICOUNT:-0}" = 1 ] && echo "guest time counted in instructions (-icount: 1 MB/s = 1 byte per 1,000 guest instructions)" || echo "host wall time of the emulation"); the PadLock rows time padlock-sim, not silicon"
 fi

@@ -4,13 +4,17 @@
 
 usage: bench_check.py REPORT.json PROC_CRYPTO_COPY [--expect-padlock]
        bench_check.py REPORT.json --projection --csv REPORT.csv --text STDOUT.txt
+                      [--part afalg|window|all]
 
 With --projection, the projected rows only, from the same run's JSON, CSV
 and printed output: under padlock-sim every AF_ALG row with the simulator's cost
 has a projected figure equal (within 0.5 %) to what tools/measure/project.py's
 functions compute from the same CSV row, and the output shows the
 "projected on" rows and the projected crossover; without the simulator,
-nothing projected.
+nothing projected.  The dm-crypt and IPsec rows: under --icount each has a
+projected figure equal to project.py's, PadLock's above the baseline's, and
+an IPsec row with PadLock's HMAC has both xcrypt and xsha in its window;
+without --icount none is projected and the output says why.
 
 Prints one line per problem and exits 1 when there is any; prints a short
 summary and exits 0 otherwise.
@@ -47,8 +51,9 @@ def import_project():
     return project
 
 
-def check_projection(d, csv_path, text_path, problems):
-    """the projected rows against tools/measure/project.py; returns a summary"""
+def check_projection(d, csv_path, text_path, problems, part="all"):
+    """the projected rows against tools/measure/project.py; returns a summary.
+    part: afalg (the AF_ALG rows), window (dm-crypt and IPsec) or all"""
     with open(text_path) as f:
         text = f.read()
     with open(csv_path) as f:
@@ -95,6 +100,9 @@ def check_projection(d, csv_path, text_path, problems):
     if p.get("label") != label:
         problems.append(f"projection label {p.get('label')!r}, expected {label!r}")
 
+    if part == "window":
+        return check_window(d, csv_path, text, project, cpu, irq, p, problems)
+
     # every AF_ALG row with the simulator's cost: a figure, equal to project.py's;
     # none (n/a) only where project.py's cycles are not positive, which needs
     # host-time readings (not --icount)
@@ -138,7 +146,8 @@ def check_projection(d, csv_path, text_path, problems):
         problems.append(f"{jn} JSON rows with a projected figure, {n - na} expected")
     # the text: a projected row under the driver rows, and the projected crossover
     nlabel = sum(1 for ln in text.splitlines() if ln.strip().startswith(label))
-    drivers = {(r["algorithm"], r["keybits"], r["op"], r["driver"]) for r in sim_rows}
+    drivers = {(r["test"], r["algorithm"], r["keybits"], r["op"], r["driver"])
+               for r in d.get("rows", []) if r.get("sim")}
     if nlabel != len(drivers):
         problems.append(f"{nlabel} '{label}' rows in the output, {len(drivers)} drivers "
                         "with the simulator's cost")
@@ -154,19 +163,111 @@ def check_projection(d, csv_path, text_path, problems):
         if "projected_from_size" not in x:
             problems.append(f"crossover {x['algorithm']} {x['keybits']} {x['op']}: "
                             "no projected_from_size")
+    wsum = "" if part == "afalg" else \
+        "; " + check_window(d, csv_path, text, project, cpu, irq, p, problems)
     return (f"{n - na} of {n} rows projected on [{sect}] ({na} n/a: not positive, not "
             f"--icount), largest difference to tools/measure/project.py {worst * 100:.3f} %, "
-            f"{len(block)} projected crossover lines")
+            f"{len(block)} projected crossover lines{wsum}")
+
+
+def check_window(d, csv_path, text, project, cpu, irq, p, problems):
+    """the dm-crypt and IPsec rows' projection; returns a summary"""
+    rows = [r for r in d.get("rows", []) if r["test"] in ("dmcrypt", "ipsec")]
+    if not rows:
+        return "no dm-crypt or IPsec rows"
+    names = {"dmcrypt": "dm-crypt", "ipsec": "IPsec"}
+    tests = sorted({r["test"] for r in rows})
+    if not p.get("icount"):
+        # not instruction-exact: nothing projected, and the output says why
+        if p.get("dmcrypt_ipsec") is not False or not p.get("dmcrypt_ipsec_why"):
+            problems.append("without --icount the JSON projection does not say that dm-crypt "
+                            f"and IPsec are not projected, and why: {p}")
+        for r in rows:
+            if r.get("sim") or r.get("projected_mbps") is not None:
+                problems.append(f"{r['test']} {r['algorithm']} {r['driver']} {r['op']}: "
+                                "projected (or a window recorded) without --icount")
+        for t in tests:
+            if f"Under padlock-sim {names[t]} is not projected onto the simulated CPU" \
+                    not in text:
+                problems.append(f"without --icount no note why {names[t]} is not projected")
+        return "not --icount: dm-crypt and IPsec not projected, the reason stated"
+    if p.get("dmcrypt_ipsec") is not True:
+        problems.append(f"under --icount the JSON projection has dmcrypt_ipsec "
+                        f"{p.get('dmcrypt_ipsec')!r}")
+    for t in tests:
+        if f"per {'fio I/O' if t == 'dmcrypt' else 'ESP packet'}, the machine's busy guest " \
+                "instructions" not in text:
+            problems.append(f"no note above the {names[t]} tables saying what the projected "
+                            "rows are")
+    want = {}
+    for r in project.window_rows(csv_path, irq):
+        key = (r["test"], r["algorithm"], r["keybits"], r["op"], r["driver"], r["size"])
+        want[key] = (project.window_project(cpu, r), r)
+    n = worst = 0
+    got = {}
+    for r in rows:
+        key = (r["test"], r["algorithm"], r["keybits"], r["op"], r["driver"], r["size"])
+        what = " ".join(str(k) for k in key)
+        g = r.get("projected_mbps")
+        if not r.get("sim"):
+            problems.append(f"{what}: no window of the simulator under --icount")
+            continue
+        if key not in want:
+            problems.append(f"{what}: not in the CSV's window rows")
+            continue
+        w = want[key][0]
+        n += 1
+        if not isinstance(g, (int, float)):
+            problems.append(f"{what}: no projected figure (tools/measure/project.py: {w})")
+        elif w is None:
+            problems.append(f"{what}: projected {g} MB/s, tools/measure/project.py: none")
+        elif abs(g - w) > 0.005 * abs(w):
+            problems.append(f"{what}: projected {g} MB/s, tools/measure/project.py {w:.6g} MB/s")
+        else:
+            worst = max(worst, abs(g - w) / abs(w))
+            got[key] = (g, r)
+        # PadLock's HMAC with PadLock's cipher: both engine classes ran
+        cls = r["sim"].get("classes", "")
+        if r["test"] == "ipsec" and r["padlock"] and \
+                "hmac-sha256-padlock" in r.get("esp_transform", "") and \
+                not ("xcrypt-" in cls and "xsha256" in cls):
+            problems.append(f"{what}: PadLock's cipher and HMAC, but the window's "
+                            f"instructions are {cls!r}")
+    # the model prices the engine far below the software AES and SHA: PadLock's
+    # projected row above the baseline's, at every size of every table
+    ratios = {}
+    for key, (g, r) in got.items():
+        if not r["padlock"]:
+            continue
+        base = [v for k, v in got.items() if k[:4] == key[:4] and k[5] == key[5] and
+                v[1]["baseline"]]
+        if not base:
+            continue
+        ratio = g / base[0][0]
+        ratios.setdefault(key[0], []).append(ratio)
+        if ratio <= 1:
+            problems.append(f"{' '.join(str(k) for k in key)}: projected {g:.6g} MB/s, not "
+                            f"above the baseline {base[0][1]['driver']}'s {base[0][0]:.6g}")
+    for t in tests:
+        if t not in ratios and any(r["padlock"] for r in rows if r["test"] == t):
+            problems.append(f"{names[t]}: no PadLock row projected beside a baseline row")
+    return (f"{n} dm-crypt/IPsec rows projected, largest difference to project.py "
+            f"{worst * 100:.3f} %, PadLock over the baseline " +
+            ", ".join(f"{names[t]} {min(v):.2f}x..{max(v):.2f}x" for t, v in sorted(ratios.items())))
 
 
 def main_projection(report, args):
-    opt = {k: args[i + 1] for i, k in enumerate(args[:-1]) if k in ("--csv", "--text")}
-    if len(opt) != 2:
+    opt = {k: args[i + 1] for i, k in enumerate(args[:-1])
+           if k in ("--csv", "--text", "--part")}
+    if "--csv" not in opt or "--text" not in opt:
         sys.exit("--projection needs --csv FILE and --text FILE")
+    if opt.get("--part", "all") not in ("afalg", "window", "all"):
+        sys.exit("--part is afalg, window or all")
     problems = []
     with open(report) as f:
         d = json.load(f)
-    summary = check_projection(d, opt["--csv"], opt["--text"], problems)
+    summary = check_projection(d, opt["--csv"], opt["--text"], problems,
+                               opt.get("--part", "all"))
     for p in problems:
         print(p)
     if problems:
