@@ -45,13 +45,7 @@ aes_unload() {
 }
 
 aes_load_ours() {
-	local d ko="$PADLOCK_KO_DIR/padlock-aes.ko"
-	[ "$(aes_which)" = ours ] && return 0
-	aes_unload || return 1
-	# insmod does not load dependencies (libaes is a module on 5.10)
-	for d in $(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' '); do
-		modprobe -q "$d"
-	done
+	local d ko="$PADLOCK_KO_DIR/padlock-aes.ko" want=
 	# On a CPU with AES-NI too (Zhaoxin), padlock-aes registers below
 	# aesni by default, so the kernel would pick AES-NI once aesni_intel
 	# is loaded; these tests are about PadLock: priority=450, the knob a
@@ -60,6 +54,19 @@ aes_load_ours() {
 	*" priority="*) ;;
 	*) grep -qw aes /proc/cpuinfo && set -- "$@" priority=450 ;;
 	esac
+	for d in "$@"; do
+		case $d in priority=*) want=${d#priority=} ;; esac
+	done
+	# already loaded by an earlier program: kept only with the priority asked for
+	if [ "$(aes_which)" = ours ] &&
+	   { [ -z "$want" ] || [ "$(cat /sys/module/padlock_aes/parameters/priority 2>/dev/null)" = "$want" ]; }; then
+		return 0
+	fi
+	aes_unload || return 1
+	# insmod does not load dependencies (libaes is a module on 5.10)
+	for d in $(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' '); do
+		modprobe -q "$d"
+	done
 	insmod "$ko" "$@"
 }
 
