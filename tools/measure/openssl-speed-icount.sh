@@ -24,6 +24,8 @@ modes=${SPEED_MODES:-ecb cbc}
 
 # shellcheck source=selftests/padlock/lib/openssl-engine-lib.sh
 . selftests/padlock/lib/openssl-engine-lib.sh
+# shellcheck source=selftests/padlock/lib/ktap-lib.sh
+. selftests/padlock/lib/ktap-lib.sh
 
 [ -d "$sim" ] || { echo "# padlock-sim is not loaded"; exit 1; }
 so=$(openssl_engine_so)
@@ -38,11 +40,7 @@ n=$(openssl_engine_cpuid "$sim" "$so")
 openssl engine -t padlock 2>&1 | sed 's/^/# /'
 
 # the trap's entry/exit path, as tools/measure/path-length.py measures it
-if insmod "$PADLOCK_KO_DIR/padlock-simtest.ko" 2>/dev/null ||
-	[ -d /sys/kernel/debug/padlock-simtest ]; then
-	cat /sys/kernel/debug/padlock-simtest/calibrate > /dev/null
-	rmmod padlock_simtest
-fi
+sim_calibrate > /dev/null
 
 ctr() { awk -v k="$1" '$1 == k { print $2 }' "$sim/counters"; }
 # SPEED_COMPACT=1: OpenSSL's software AES on 32-bit x86 takes a table-driven

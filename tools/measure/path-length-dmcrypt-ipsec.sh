@@ -25,7 +25,9 @@
 # once in the measured window (tools/measure/path-length-ipsec.py).
 #
 # Environment: PL_MB (dm-crypt MiB, default 4), PL_PKTS (packets, 500),
-# PL_PARTS ("dmcrypt ipsec"), PL_IPSEC_WHATS (the IPsec rows).
+# PL_PARTS ("dmcrypt ipsec"), PL_WHATS (the dm-crypt rows), PL_IPSEC_WHATS
+# (the IPsec rows), PL_PERF (a directory: a perf profile of each timed window,
+# tools/measure/path-length-ipsec.py; docs/performance.md section 3.3.2).
 cd "$PADLOCK_TOP" || exit 1
 . selftests/padlock/lib/ktap-lib.sh
 . selftests/padlock/lib/aes-lib.sh
@@ -82,14 +84,37 @@ echo 1 > /proc/sys/kernel/sched_schedstats
 printf 'blacklist padlock_sha\nblacklist aesni_intel\n' > /etc/modprobe.d/padlock-path-length.conf
 rmmod padlock_sha aesni_intel 2>/dev/null
 
-if [ -e "$PADLOCK_KO_DIR/padlock-simtest.ko" ]; then
-	insmod "$PADLOCK_KO_DIR/padlock-simtest.ko" && cat /sys/kernel/debug/padlock-simtest/calibrate > /dev/null
-	rmmod padlock_simtest 2>/dev/null
-fi
+sim_calibrate > /dev/null
 echo "# kernel $(uname -r), profile $PADLOCK_PROFILE, icount ${PADLOCK_ICOUNT:-0}," \
 	"trap_overhead_cycles $(cost | cut -d' ' -f3), generic $gen, in-tree padlock_aes $intree"
 echo "# kind   what       driver                                   op      size units    guest/u    idle/u       sim/u      path/u traps/u"
 echo "# (path = guest - idle - sim)"
+
+# perf_start NAME / perf_stop NAME UNITS: with PL_PERF, a perf profile of the
+# window between them (every PL_PERF_PERIOD guest instructions, all CPUs,
+# call chains) and its report, made while the row's modules are loaded
+perf_start() {
+	[ -n "${PL_PERF:-}" ] || return 0
+	rm -f /tmp/pl-ctl /tmp/pl-ack
+	mkfifo /tmp/pl-ctl /tmp/pl-ack
+	# started disabled: its own start-up stays out of the window
+	perf record -q -a -g -e cpu-clock -c "${PL_PERF_PERIOD:-10000}" -D -1 \
+		--control fifo:/tmp/pl-ctl,/tmp/pl-ack -o "/tmp/pl-$1.data" &
+	perf_pid=$!
+	exec 8> /tmp/pl-ctl 9< /tmp/pl-ack
+	echo enable >&8
+	read -r _ <&9
+}
+perf_stop() {
+	[ -n "${PL_PERF:-}" ] || return 0
+	echo disable >&8
+	read -r _ <&9
+	exec 8>&- 9<&-
+	kill -INT $perf_pid
+	wait $perf_pid
+	rm -f /tmp/pl-ctl /tmp/pl-ack
+	python3 tools/measure/path-length-ipsec.py --perf-report "/tmp/pl-$1.data" "$PL_PERF/$1" "$2"
+}
 
 # use WHAT: load the driver set of a row (generic/floor: no padlock_aes);
 # WHAT+sha also loads that side's padlock_sha, so that hmac(sha256) runs
@@ -140,13 +165,17 @@ if [[ " $PARTS " == *" dmcrypt "* ]]; then
 		dev=/dev/mapper/pl-path
 		dd if=/dev/zero of=$dev bs=4k count=16 oflag=direct status=none
 		dd if=$dev of=/dev/null bs=4k count=16 iflag=direct status=none
+		perf_start dmcrypt-$w-write
 		t0=$(date +%s%N); c0=$(cost)
 		dd if=/dev/zero of=$dev bs=4k count=$sectors oflag=direct status=none
 		c1=$(cost); t1=$(date +%s%N)
+		perf_stop dmcrypt-$w-write $sectors
 		report dmcrypt $w "$spec" write $sectors $t0 $t1 "$c0" "$c1"
+		perf_start dmcrypt-$w-read
 		t0=$(date +%s%N); c0=$(cost)
 		dd if=$dev of=/dev/null bs=4k count=$sectors iflag=direct status=none
 		c1=$(cost); t1=$(date +%s%N)
+		perf_stop dmcrypt-$w-read $sectors
 		report dmcrypt $w "$spec" read $sectors $t0 $t1 "$c0" "$c1"
 		dmsetup remove --retry pl-path
 	done

@@ -14,6 +14,16 @@ output) and decrypted once (pl-b's input) inside that window.
 prints one line: LABEL DRIVER dir size count guest/pkt idle/pkt sim/pkt
 path/pkt traps/pkt (guest instructions under --icount; idle = guest time
 minus the time tasks ran, /proc/schedstat; path = guest - idle - sim).
+
+With PL_PERF=DIR in the environment it also records a perf profile of the
+timed window (every PL_PERF_PERIOD guest instructions, default 10,000, all
+CPUs, call chains) and writes its reports, made while the row's modules are
+still loaded so that their symbols resolve, to DIR/ipsec-LABEL.{self,children,graph}.txt
+(the window then also holds perf's own work: read the profile, not the row).
+  path-length-ipsec.py --perf-report DATA OUT UNITS
+writes those reports for a perf.data file (the dm-crypt windows of
+path-length-dmcrypt-ipsec.sh).  Each starts with "# units N period P": a
+symbol's samples x P / N are its guest instructions per unit.
 """
 
 import ctypes
@@ -34,7 +44,7 @@ n = int(sys.argv[1])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, 33, 1 << 23)    # SO_RCVBUFFORCE
 s.bind(("10.77.1.2", %d))
-s.settimeout(20)
+s.settimeout(120)    # a profiled run (PL_PERF) starts perf after the warm-up
 print("ready", flush=True)
 buf = bytearray(65536)
 got = 0
@@ -75,9 +85,76 @@ def read_cost():
     return traps, cycles, over, busy
 
 
+def perf_start(name):
+    """perf record of every CPU into /tmp/pl-NAME.data, or None.  It starts
+    disabled, and perf_control(p, "enable") turns it on through its control
+    FIFO once it runs, so that its own start-up stays out of the window."""
+    if not os.environ.get("PL_PERF"):
+        return None
+    ctl, ack = "/tmp/pl-ctl", "/tmp/pl-ack"
+    for f in (ctl, ack):
+        if os.path.exists(f):
+            os.unlink(f)
+        os.mkfifo(f)
+    p = subprocess.Popen(["perf", "record", "-q", "-a", "-g", "-e", "cpu-clock",
+                          "-c", os.environ.get("PL_PERF_PERIOD", "10000"),
+                          "-D", "-1", "--control", f"fifo:{ctl},{ack}",
+                          "-o", f"/tmp/pl-{name}.data"])
+    p.ctl = open(ctl, "w")
+    p.ack = open(ack)
+    return p
+
+
+def perf_control(p, cmd):
+    if p is None:
+        return
+    p.ctl.write(cmd + "\n")
+    p.ctl.flush()
+    p.ack.readline()
+
+
+def perf_report(data, out, units):
+    """The reports of a perf.data file, per symbol: self and children."""
+    period = os.environ.get("PL_PERF_PERIOD", "10000")
+    for kind, flag in (("self", "--no-children"), ("children", "--children")):
+        r = subprocess.run(["perf", "report", "-i", data, flag, "-n", "--sort",
+                            "sym", "--stdio", "-g", "none"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+        with open(f"{out}.{kind}.txt", "w") as f:
+            f.write(f"# units {units} period {period}\n")
+            f.writelines(line + "\n" for line in r.stdout.splitlines()
+                         if line.strip() and not line.startswith("#"))
+    # the call chains into each symbol above 1 % of the samples
+    with open(f"{out}.graph.txt", "w") as f:
+        subprocess.run(["perf", "report", "-i", data, "--no-children",
+                        "--sort", "sym", "--stdio", "--percent-limit", "1",
+                        "-g", "caller,0.5,callee,function,percent"],
+                       stdout=f, stderr=subprocess.DEVNULL, text=True)
+
+
+def perf_stop(p, name, units):
+    if p is None:
+        return
+    perf_control(p, "disable")
+    p.ctl.close()
+    p.ack.close()
+    p.send_signal(2)
+    p.wait()
+    for f in ("/tmp/pl-ctl", "/tmp/pl-ack"):
+        os.unlink(f)
+    perf_report(f"/tmp/pl-{name}.data",
+                os.path.join(os.environ["PL_PERF"], name), units)
+
+
 def main():
+    if sys.argv[1] == "--perf-report":
+        perf_report(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
     label, driver, count, size = sys.argv[1], sys.argv[2], \
         int(sys.argv[3]), int(sys.argv[4])
+    # before the receiver: the receiver's time-out does not wait for it
+    perf = perf_start(f"ipsec-{label}")
     rx = subprocess.Popen(["ip", "netns", "exec", "pl-b", "python3", "-c",
                            RECEIVER, str(WARM + count)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -99,6 +176,7 @@ def main():
     # a short sleep makes this task leave the CPU, so that schedstat has
     # accounted its run time up to here (it does so when a task departs);
     # the receiver waits for our last reading before it exits
+    perf_control(perf, "enable")
     time.sleep(0.001)
     c0 = read_cost()
     t0 = time.perf_counter_ns()
@@ -108,6 +186,7 @@ def main():
     el = time.perf_counter_ns() - t0
     time.sleep(0.001)
     c1 = read_cost()
+    perf_stop(perf, f"ipsec-{label}", count)
     rx.stdin.close()
     rx.wait()
     got = int(done[1]) - WARM if len(done) > 1 else -1

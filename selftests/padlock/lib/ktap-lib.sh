@@ -208,6 +208,20 @@ proc_field() {
 		$1 == f && cur == d { print $2; exit }' /proc/crypto
 }
 
+# sim_calibrate: have padlock-simtest measure the trap's entry and exit
+# path, which padlock-sim then reports as trap_overhead_cycles in its cost
+# file, so that a projection takes it out of the measured software path as
+# it does the handler's own cycles.  Prints the figure; nothing (and status
+# 1) without the simulator or the test module.
+sim_calibrate() {
+	local n
+	[ -d /sys/kernel/debug/padlock-sim ] && [ -e "$PADLOCK_KO_DIR/padlock-simtest.ko" ] || return 1
+	[ -d /sys/kernel/debug/padlock-simtest ] || insmod "$PADLOCK_KO_DIR/padlock-simtest.ko" || return 1
+	n=$(cat /sys/kernel/debug/padlock-simtest/calibrate)
+	rmmod padlock_simtest 2>/dev/null
+	[ -n "$n" ] && echo "$n"
+}
+
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).
 sim_counter() {
 	local f=/sys/kernel/debug/padlock-sim/counters
