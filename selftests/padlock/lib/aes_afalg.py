@@ -394,6 +394,10 @@ def cmd_select():
         result(st == "passed", f"{drv} selftest passed", f"selftest: {st}")
         same = [a for a in algs if a.get("name") == name
                 and a.get("selftest", "passed") == "passed"]
+        if not same:
+            result(False, f"{name}: highest priority is {drv}",
+                   "no driver of it passed its self-test")
+            continue
         best = max(same, key=lambda a: int(a.get("priority", "0")))
         others = ", ".join(f"{a['driver']}={a.get('priority')}" for a in same
                            if a is not best)
@@ -583,8 +587,13 @@ def cmd_diff(count, seed=None):
         except OSError as e:
             result(None, f"diff {mode}", f"{generic_name(mode, gen)}: {e}")
             continue
-        with Unrestricted(mode):
-            mine = tfm(ours(mode))
+        try:
+            with Unrestricted(mode):
+                mine = tfm(ours(mode))
+        except OSError as e:
+            ref.close()
+            result(False, f"diff {mode}", f"bind {ours(mode)}: {e}")
+            continue
         stats = {"req": 0, "bytes": 0, "mismatch": 0, "err": 0,
                  "split": 0, "splice": 0, "misaligned": 0, "chained": 0}
         bad = []
@@ -667,8 +676,12 @@ def expect_errno(fn, want=errno.EINVAL):
 def cmd_badinput():
     for mode in ("ecb", "cbc", "ctr", "xts", "cts"):
         drv = OURS[mode]
-        with Unrestricted(mode):
-            t = tfm(ours(mode))
+        try:
+            with Unrestricted(mode):
+                t = tfm(ours(mode))
+        except OSError as e:
+            result(False, f"{drv} bad input", f"bind {ours(mode)}: {e}")
+            continue
         kunit = 2 if mode == "xts" else 1
         for klen in (0, 15, 17, 33) + ((40,) if mode == "xts" else (8,)):
             ok, why = expect_errno(lambda: t.setsockopt(
