@@ -8,6 +8,8 @@
  *   cbc(aes)  cbc-aes-padlock   skcipher
  *   ctr(aes)  ctr-aes-padlock   hardware CTR on ACE2 CPUs, ECB based otherwise
  *   xts(aes)  xts-aes-padlock   ECB based, with ciphertext stealing
+ *   cts(cbc(aes)) cts-cbc-aes-padlock  CBC with ciphertext stealing (CS3),
+ *                                  as fscrypt encrypts file names
  *   cfb(aes), ofb(aes)          only on kernels that still have those modes
  *
  * Hardware facts used here: docs/hardware.md (sections 1.2 to
@@ -34,7 +36,7 @@
 static int priority;
 module_param(priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "crypto priority of the skciphers (the single-block aes gets 100 less); 0 = 450, or 350 (below aesni, and aes below the kernel's AES-NI cipher) when the CPU also has AES-NI");
+		 "crypto priority of the skciphers (the single-block aes gets 100 less, cts 1 more); 0 = 450, or 350 (below aesni, and aes below the kernel's AES-NI cipher) when the CPU also has AES-NI");
 
 /*
  * The engine may read up to 256 bytes of key schedule (docs/hardware.md 1.4), and
@@ -549,6 +551,20 @@ static void padlock_aes_xts_blocks(const struct padlock_cword *cw, const void *k
 	memzero_explicit(&t0, sizeof(t0));
 }
 
+/*
+ * Ciphertext stealing swaps bytes between a full block at @b and the @tail
+ * bytes that follow it: b[0:tail] and b[16:16 + tail] trade places.
+ */
+static void padlock_aes_swap_tail(u8 *b, unsigned int tail)
+{
+	u8 t[AES_BLOCK_SIZE];
+
+	memcpy(t, b + AES_BLOCK_SIZE, tail);
+	memcpy(b + AES_BLOCK_SIZE, b, tail);
+	memcpy(b, t, tail);
+	memzero_explicit(t, sizeof(t));
+}
+
 /* One block in place in an aligned stack buffer. */
 static void padlock_aes_xts_one(const struct padlock_cword *cw, const void *key,
 				u8 *blk, const le128 *t)
@@ -569,7 +585,6 @@ static void padlock_aes_xts_cts(struct skcipher_request *req,
 {
 	u8 buf[2 * AES_BLOCK_SIZE + PADLOCK_ALIGN - 1];
 	u8 *b = padlock_aes_align(buf);
-	u8 last[AES_BLOCK_SIZE];
 	le128 t2 = *t;
 
 	scatterwalk_map_and_copy(b, req->src, off, AES_BLOCK_SIZE + tail, 0);
@@ -581,13 +596,10 @@ static void padlock_aes_xts_cts(struct skcipher_request *req,
 	 */
 	padlock_aes_xts_one(cw, key, b, enc ? t : &t2);
 	/* b[0:16] = the stolen-from block, b[16:16+tail] = the tail */
-	memcpy(last, b + AES_BLOCK_SIZE, tail);
-	memcpy(b + AES_BLOCK_SIZE, b, tail);
-	memcpy(b, last, tail);
+	padlock_aes_swap_tail(b, tail);
 	padlock_aes_xts_one(cw, key, b, enc ? &t2 : t);
 	scatterwalk_map_and_copy(b, req->dst, off, AES_BLOCK_SIZE + tail, 1);
 	memzero_explicit(buf, sizeof(buf));
-	memzero_explicit(last, sizeof(last));
 	memzero_explicit(&t2, sizeof(t2));
 }
 
@@ -646,23 +658,122 @@ static int padlock_aes_xts_decrypt(struct skcipher_request *req)
 	return padlock_aes_xts_crypt(req, false);
 }
 
+/* ---- cts(cbc(aes)) -------------------------------------------------------- */
+
+/*
+ * CBC with ciphertext stealing, the variant Linux's cts template implements
+ * (NIST SP 800-38A addendum CS3, as Kerberos and fscrypt use it): a request
+ * of exactly one block is plain CBC; otherwise the last full block and the
+ * 1 to 16 bytes after it (the tail) are encrypted as CBC over the tail
+ * padded with zeros, and the two final ciphertext blocks change places, the
+ * second-to-last one truncated to the tail's length.  Shorter than a block:
+ * -EINVAL.  Like the template, the IV left in req->iv is the ciphertext block
+ * that ends at the tail (both ways), so that chained requests match it.
+ *
+ * The blocks that trade places, at @off - 16 (a full one) and @off (the
+ * @tail bytes), once CBC has run over everything before them (encryption)
+ * or before @off - 16 (decryption) and left its IV out in req->iv:
+ *
+ * Encryption: req->iv is C, the last ciphertext block so far.  The padded
+ * tail, chained to it, goes at @off - 16; C, cut to @tail bytes, goes last.
+ *
+ * Decryption: req->iv is the block before C (or the IV), C is at @off - 16.
+ * D = D_k(C); the tail's plaintext is D ^ (tail | 0), and the block that
+ * encryption stole from is tail | D[tail:16], which decrypts with the block
+ * before C as its IV.
+ */
+static void padlock_aes_cts_last(struct skcipher_request *req, struct padlock_aes_key *k,
+				 bool enc, unsigned int off, unsigned int tail)
+{
+	u8 buf[4 * AES_BLOCK_SIZE + PADLOCK_ALIGN - 1];
+	u8 *b = padlock_aes_align(buf);
+	u8 *iv = b + 2 * AES_BLOCK_SIZE;
+	u8 *out_iv = b + 3 * AES_BLOCK_SIZE;
+	const u32 *dkey = padlock_aes_dec_key(k);
+
+	memcpy(iv, req->iv, AES_BLOCK_SIZE);
+	if (enc) {
+		memset(b, 0, AES_BLOCK_SIZE);
+		scatterwalk_map_and_copy(b, req->src, off, tail, 0);
+		memcpy(b + AES_BLOCK_SIZE, iv, tail);
+		padlock_aes_run(PADLOCK_AES_CBC, &k->cw_enc, k->e, b, b, 1, iv);
+		memcpy(out_iv, b, AES_BLOCK_SIZE);
+	} else {
+		scatterwalk_map_and_copy(b, req->src, off - AES_BLOCK_SIZE,
+					 AES_BLOCK_SIZE + tail, 0);
+		memcpy(out_iv, b, AES_BLOCK_SIZE);
+		padlock_aes_run(PADLOCK_AES_ECB, &k->cw_dec, dkey, b, b, 1, NULL);
+		/* b[0:tail] = the tail's plaintext; it and the tail trade places */
+		crypto_xor(b, b + AES_BLOCK_SIZE, tail);
+		padlock_aes_swap_tail(b, tail);
+		padlock_aes_run(PADLOCK_AES_CBC, &k->cw_dec, dkey, b, b, 1, iv);
+	}
+	scatterwalk_map_and_copy(b, req->dst, off - AES_BLOCK_SIZE,
+				 AES_BLOCK_SIZE + tail, 1);
+	memcpy(req->iv, out_iv, AES_BLOCK_SIZE);
+	memzero_explicit(buf, sizeof(buf));
+}
+
+static int padlock_aes_cts_crypt(struct skcipher_request *req, bool enc)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	struct padlock_aes_key *k = padlock_aes_skcipher_key(tfm);
+	unsigned int off, tail, len;
+	struct skcipher_request subreq;
+	int err;
+
+	if (req->cryptlen < AES_BLOCK_SIZE)
+		return -EINVAL;
+	if (req->cryptlen == AES_BLOCK_SIZE)
+		return padlock_aes_block_crypt(req, PADLOCK_AES_CBC, enc);
+
+	off = rounddown(req->cryptlen - 1, AES_BLOCK_SIZE);
+	tail = req->cryptlen - off;
+	/* plain CBC up to the tail (decryption: up to the block before it) */
+	len = enc ? off : off - AES_BLOCK_SIZE;
+	if (len) {
+		skcipher_request_set_tfm(&subreq, tfm);
+		skcipher_request_set_callback(&subreq, skcipher_request_flags(req),
+					      NULL, NULL);
+		skcipher_request_set_crypt(&subreq, req->src, req->dst, len, req->iv);
+		err = padlock_aes_block_crypt(&subreq, PADLOCK_AES_CBC, enc);
+		if (err)
+			return err;
+	}
+	padlock_aes_cts_last(req, k, enc, off, tail);
+	return 0;
+}
+
+static int padlock_aes_cts_encrypt(struct skcipher_request *req)
+{
+	return padlock_aes_cts_crypt(req, true);
+}
+
+static int padlock_aes_cts_decrypt(struct skcipher_request *req)
+{
+	return padlock_aes_cts_crypt(req, false);
+}
+
 /* ---- registration ------------------------------------------------------ */
 
-#define PADLOCK_AES_SKCIPHER_BASE(mode, bs, ctx)			\
-	.base.cra_name		= #mode "(aes)",			\
-	.base.cra_driver_name	= #mode "-aes-padlock",			\
+#define PADLOCK_AES_NAMED_BASE(name, drv, bs, ctx)			\
+	.base.cra_name		= (name),				\
+	.base.cra_driver_name	= (drv),				\
 	.base.cra_blocksize	= (bs),					\
 	.base.cra_ctxsize	= PADLOCK_AES_CTXSIZE(ctx),		\
 	.base.cra_alignmask	= PADLOCK_ALIGN - 1,			\
 	.base.cra_module	= THIS_MODULE,				\
 	.chunksize		= AES_BLOCK_SIZE
 
+#define PADLOCK_AES_SKCIPHER_BASE(mode, bs, ctx)			\
+	PADLOCK_AES_NAMED_BASE(#mode "(aes)", #mode "-aes-padlock", bs, ctx)
+
 /*
- * MODE(aes), MODE-aes-padlock on one struct padlock_aes_key.  The stream
- * modes (block size 1) take a final partial block; @iv is 0 for ECB.
+ * @name, driver @drv on one struct padlock_aes_key.  The stream modes
+ * (block size 1) take a final partial block; @iv is 0 for ECB.
  */
-#define PADLOCK_AES_SKCIPHER(mode, bs, iv, enc, dec) {			\
-	PADLOCK_AES_SKCIPHER_BASE(mode, bs, struct padlock_aes_key),	\
+#define PADLOCK_AES_NAMED(name, drv, bs, iv, enc, dec) {		\
+	PADLOCK_AES_NAMED_BASE(name, drv, bs, struct padlock_aes_key),	\
 	.min_keysize	= AES_MIN_KEY_SIZE,				\
 	.max_keysize	= AES_MAX_KEY_SIZE,				\
 	.ivsize		= (iv),						\
@@ -671,6 +782,13 @@ static int padlock_aes_xts_decrypt(struct skcipher_request *req)
 	.decrypt	= (dec),					\
 	.exit		= padlock_aes_skcipher_exit,			\
 }
+
+/* MODE(aes), MODE-aes-padlock */
+#define PADLOCK_AES_SKCIPHER(mode, bs, iv, enc, dec)			\
+	PADLOCK_AES_NAMED(#mode "(aes)", #mode "-aes-padlock", bs, iv, enc, dec)
+
+/* Where cts(cbc(aes)) sits in padlock_aes_skciphers[] (its priority differs). */
+#define PADLOCK_AES_CTS		4
 
 static struct skcipher_alg padlock_aes_skciphers[] = {
 	PADLOCK_AES_SKCIPHER(ecb, AES_BLOCK_SIZE, 0,
@@ -691,6 +809,10 @@ static struct skcipher_alg padlock_aes_skciphers[] = {
 		.decrypt	= padlock_aes_xts_decrypt,
 		.exit		= padlock_aes_xts_exit,
 	},
+	[PADLOCK_AES_CTS] =
+	PADLOCK_AES_NAMED("cts(cbc(aes))", "cts-cbc-aes-padlock", AES_BLOCK_SIZE,
+			  AES_BLOCK_SIZE, padlock_aes_cts_encrypt,
+			  padlock_aes_cts_decrypt),
 #ifdef PADLOCK_CFB_OFB
 	PADLOCK_AES_SKCIPHER(cfb, 1, AES_BLOCK_SIZE,
 			     padlock_aes_cfb_encrypt, padlock_aes_cfb_decrypt),
@@ -725,6 +847,13 @@ static int __init padlock_aes_mod_init(void)
 	padlock_aes_cipher_alg.cra_priority = padlock_cpu_aes_cipher_priority(priority, prio);
 	for (i = 0; i < ARRAY_SIZE(padlock_aes_skciphers); i++)
 		padlock_aes_skciphers[i].base.cra_priority = prio;
+	/*
+	 * One above the others: an instance of the cts template over our own
+	 * cbc (someone asking for "cts(cbc-aes-padlock)") would have our cbc's
+	 * priority, and the newer of two equals wins a lookup.  Still below
+	 * aesni's cts (400) where padlock-aes ranks below AES-NI (351).
+	 */
+	padlock_aes_skciphers[PADLOCK_AES_CTS].base.cra_priority = prio + 1;
 
 	err = crypto_register_alg(&padlock_aes_cipher_alg);
 	if (err)
@@ -734,7 +863,7 @@ static int __init padlock_aes_mod_init(void)
 		crypto_unregister_alg(&padlock_aes_cipher_alg);
 		return err;
 	}
-	pr_info("PadLock ACE: aes ecb cbc ctr(%s) xts%s, priority %d (aes %d), fetch ECB %u/CBC %u blocks%s\n",
+	pr_info("PadLock ACE: aes ecb cbc ctr(%s) xts cts%s, priority %d (aes %d), fetch ECB %u/CBC %u blocks%s\n",
 		padlock_aes_hw_ctr ? "ACE2" : "via ECB",
 		PADLOCK_AES_FB_NAMES, prio, padlock_aes_cipher_alg.cra_priority,
 		padlock_aes_ecb_fetch, padlock_aes_cbc_fetch,
@@ -751,7 +880,7 @@ static void __exit padlock_aes_mod_exit(void)
 module_init(padlock_aes_mod_init);
 module_exit(padlock_aes_mod_exit);
 
-MODULE_DESCRIPTION("AES with the VIA/Zhaoxin PadLock ACE unit (ecb, cbc, ctr, xts)");
+MODULE_DESCRIPTION("AES with the VIA/Zhaoxin PadLock ACE unit (ecb, cbc, ctr, xts, cts)");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(PADLOCK_VERSION);
 MODULE_IMPORT_NS("CRYPTO_INTERNAL");
@@ -765,6 +894,8 @@ MODULE_ALIAS_CRYPTO("ctr(aes)");
 MODULE_ALIAS_CRYPTO("ctr-aes-padlock");
 MODULE_ALIAS_CRYPTO("xts(aes)");
 MODULE_ALIAS_CRYPTO("xts-aes-padlock");
+MODULE_ALIAS_CRYPTO("cts(cbc(aes))");
+MODULE_ALIAS_CRYPTO("cts-cbc-aes-padlock");
 #ifdef PADLOCK_CFB_OFB
 MODULE_ALIAS_CRYPTO("cfb(aes)");
 MODULE_ALIAS_CRYPTO("cfb-aes-padlock");

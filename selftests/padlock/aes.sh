@@ -31,7 +31,7 @@ fi
 ktap_diag "$(dmesg | grep 'padlock_aes:' | tail -n 2)"
 # let the crypto manager finish the self-tests
 for i in $(seq 1 30); do
-	grep -A12 -E '^driver *: (ecb|cbc|ctr|xts)-aes-padlock$' /proc/crypto |
+	grep -A12 -E '^driver *: (ecb|cbc|ctr|xts|cts-cbc)-aes-padlock$' /proc/crypto |
 		grep -q 'selftest *: unknown' || break
 	sleep 1
 done

@@ -120,9 +120,9 @@ phase() {
 }
 
 # shadow NAME: a driver of the kernel's own registered under NAME itself
-# (not a template instance, not ours), e.g. 7.x's cts-cbc-aes-lib for
-# cts(cbc(aes)).  The lookup finds it before a template over our driver is
-# ever instantiated.
+# (not a template instance, not ours), e.g. 7.3's cts-cbc-aes-lib for
+# cts(cbc(aes)), which a cts template over our cbc(aes) could not beat.  The
+# lookup finds it before a template over our driver is ever instantiated.
 shadow() {
 	awk -v n="$1" -F' *: ' '
 		$1 == "name" { name = $2 }
@@ -148,16 +148,21 @@ shadow() {
 # own under NAME itself (no template is built then).
 route() {
 	local key=$1 desc=$2 name=$3 ours=$4 unit=$5 min=$6 opfail=$7
-	local x0 s0 x1 s1 n drv sh asked base own
+	local x0 s0 x1 s1 n drv sh asked base own parts i
 	read -r x0 s0 <<< "$PHASE_C"
 	read -r x1 s1 <<< "$(counters)"
 	if [ "$unit" = xcrypt ]; then n=$((x1 - x0)); else n=$((s1 - s0)); fi
 	asked=$(trace_names)
 	drv=$(aes_driver_for "$name")
 	base=${ours#hmac-}
-	# the name OURS is registered under: xts-aes-padlock -> xts(aes)
+	# the name OURS is registered under: xts-aes-padlock -> xts(aes),
+	# cts-cbc-aes-padlock -> cts(cbc(aes))
 	own=${ours%-padlock}
-	[[ "$own" == *-* ]] && own="${own%%-*}(${own#*-})"
+	IFS=- read -ra parts <<< "$own"
+	own=${parts[-1]}
+	for ((i = ${#parts[@]} - 2; i >= 0; i--)); do
+		own="${parts[i]}($own)"
+	done
 	ktap_diag "$key: asked the crypto API for: ${asked:-nothing}; $name -> ${drv:-no instance}; $unit +$n ($((SECONDS - PHASE_T)) s)"
 	if [ -n "$opfail" ]; then
 		ktap_fail "$desc: $opfail"
@@ -341,7 +346,7 @@ elif newloop 16 && mkfs.ext4 -q -F -O encrypt "$dev" > "$work/log" 2>&1 &&
 		if [ -z "$err" ]; then
 			touch "$work"/mnt/e/another-file-name-{1..8} || err="create 8 files in the encrypted directory"
 		fi
-		route fscrypt-names "fscrypt AES-256-CTS filenames" "cts(cbc(aes))" cbc-aes-padlock xcrypt 8 "$err"
+		route fscrypt-names "fscrypt AES-256-CTS filenames" "cts(cbc(aes))" cts-cbc-aes-padlock xcrypt 8 "$err"
 		# contents: written, caches dropped, read back (xts(aes) both ways)
 		phase
 		if [ -z "$err" ] && ! { cp "$work/data" "$f" && sync && echo 3 > /proc/sys/vm/drop_caches &&

@@ -33,7 +33,11 @@ OURS = {
     "ecb": "ecb-aes-padlock", "cbc": "cbc-aes-padlock",
     "ctr": "ctr-aes-padlock", "xts": "xts-aes-padlock",
     "cfb": "cfb-aes-padlock", "ofb": "ofb-aes-padlock",
+    "cts": "cts-cbc-aes-padlock",
 }
+# the algorithm name of each mode: MODE(aes), but cts nests over cbc
+NAMES = {m: f"{m}(aes)" for m in OURS}
+NAMES["cts"] = "cts(cbc(aes))"
 PIN = os.environ.get("PADLOCK_AFALG_PIN", "1") != "0"
 USER_REF = "user-space AES (python3-cryptography)"
 
@@ -41,7 +45,42 @@ USER_REF = "user-space AES (python3-cryptography)"
 def ours(mode):
     """What to bind for our MODE driver: its driver name, or where AF_ALG
     cannot pin drivers, the algorithm name (ours has the top priority)."""
-    return OURS[mode] if PIN else f"{mode}(aes)"
+    return OURS[mode] if PIN else NAMES[mode]
+
+
+RESTRICT = "/proc/sys/crypto/af_alg_restrict"
+
+
+class Unrestricted:
+    """For cts: Linux 7.3 lets AF_ALG bind only the algorithms of an
+    allowlist (cbc(aes), ctr(aes), ecb(aes), xts(aes), ...; not
+    cts(cbc(aes))) unless the sysctl crypto.af_alg_restrict is 0.  Within
+    `with Unrestricted(mode)` it is 0 for cts; the old value comes back on
+    exit.  Other modes, and kernels without the sysctl, are left alone."""
+
+    def __init__(self, mode):
+        self.mode, self.old = mode, None
+
+    def __enter__(self):
+        if self.mode != "cts":
+            return self
+        try:
+            with open(RESTRICT) as f:
+                old = f.read().strip()
+            if old != "0":
+                with open(RESTRICT, "w") as f:
+                    f.write("0\n")
+                self.old = old
+                diag(f"cts: crypto.af_alg_restrict {old} -> 0 (AF_ALG's allowlist has no cts(cbc(aes)))")
+        except OSError:
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            with open(RESTRICT, "w") as f:
+                f.write(self.old + "\n")
+        return False
 
 
 def result(ok, desc, reason=None):
@@ -105,6 +144,8 @@ def generic_name(mode, gen):
         return f"{mode} in {gen}"
     if mode == "xts":
         return f"xts(ecb({gen}))"
+    if mode == "cts":
+        return f"cts(cbc({gen}))"
     return f"{mode}({gen})"
 
 
@@ -164,14 +205,49 @@ class UserCipher:
         out = blocks(pp, ts[full] if enc else ts[full - 1], enc)
         return head + out + cc[:r]
 
+    def _cts(self, data, iv, enc):
+        """CBC-CS3 as Linux's cts template does it: one block is plain
+        CBC; otherwise the last two ciphertext blocks trade places, the
+        one that goes last cut to the tail's length (1 to 16 bytes).
+        Returns the output and the IV the template leaves behind: the
+        ciphertext block that ends where the tail starts."""
+        n = len(data)
+        if n == BS:
+            out = self._cbc(data, iv, enc)
+            return out, (out if enc else data)
+        off = (n - 1) // BS * BS
+        tail = n - off
+        if enc:
+            head = self._cbc(data[:off], iv, True)
+            last = head[-BS:]
+            cn = self._cbc(data[off:] + bytes(BS - tail), last, True)
+            out = head[:-BS] + cn + last[:tail]
+            return out, cn
+        head = self._cbc(data[:off - BS], iv, False)
+        prev = data[off - 2 * BS:off - BS] if off > BS else iv
+        c, ct = data[off - BS:off], data[off:]
+        d = self._ecb(self.key, c, False)
+        pn = bytes(a ^ b for a, b in zip(d, ct))
+        pm = self._cbc(ct + d[tail:], prev, False)
+        return head + pm + pn, c
+
+    def _cbc(self, data, iv, enc):
+        if not data:
+            return b""
+        c = self.cipher(self.alg(self.key), self.modes.CBC(iv))
+        ctx = c.encryptor() if enc else c.decryptor()
+        return ctx.update(data) + ctx.finalize()
+
     def crypt(self, data, iv, enc):
         n, m = len(data), self.modes
-        if self.mode in ("ecb", "cbc") and n % BS or self.mode == "xts" and n < BS:
+        if self.mode in ("ecb", "cbc") and n % BS or self.mode in ("xts", "cts") and n < BS:
             raise OSError(errno.EINVAL, "length")
         if iv is not None and len(iv) != BS:
             raise OSError(errno.EINVAL, "IV length")
         if self.mode == "xts":
             return self._xts(bytes(data), iv, enc)
+        if self.mode == "cts":
+            return self._cts(bytes(data), iv, enc)[0]
         mode = {"ecb": lambda: m.ECB(), "cbc": lambda: m.CBC(iv),
                 "ctr": lambda: m.CTR(iv), "cfb": lambda: m.CFB(iv),
                 "ofb": lambda: m.OFB(iv)}[self.mode]()
@@ -186,6 +262,23 @@ def ref_tfm(mode, gen):
     if gen == USER_REF:
         return UserCipher(mode)
     return tfm(generic_name(mode, gen))
+
+
+def ref_crypt(ref, mode, data, iv, enc, recv_sizes):
+    """The reference's output for DATA, as one request, or for cts as the
+    requests RECV_SIZES cuts it into (other modes chain seamlessly)."""
+    if mode != "cts" or not recv_sizes:
+        return op_once(ref, data, iv, enc)
+    if not isinstance(ref, UserCipher):
+        return op_pattern(ref, data, iv, enc, None, recv_sizes=recv_sizes)
+    out, pos = b"", 0
+    for n in recv_sizes:
+        if n < BS:
+            raise OSError(errno.EINVAL, "length")
+        o, iv = ref._cts(bytes(data[pos:pos + n]), iv, enc)
+        out += o
+        pos += n
+    return out
 
 
 def tfm(name, key=None):
@@ -285,9 +378,9 @@ def op_pattern(t, data, iv, enc, rng, pieces=1, use_splice=False, out_off=0,
 
 def cmd_select():
     algs = proc_crypto()
-    names = ["aes", "ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)"]
+    names = ["aes", "ecb(aes)", "cbc(aes)", "ctr(aes)", "xts(aes)", "cts(cbc(aes))"]
     ours = {"aes": "aes-padlock"}
-    ours.update({f"{m}(aes)": d for m, d in OURS.items()})
+    ours.update({NAMES[m]: d for m, d in OURS.items()})
     for fb in ("cfb", "ofb"):
         if registered(OURS[fb]):
             names.append(f"{fb}(aes)")
@@ -301,6 +394,10 @@ def cmd_select():
         result(st == "passed", f"{drv} selftest passed", f"selftest: {st}")
         same = [a for a in algs if a.get("name") == name
                 and a.get("selftest", "passed") == "passed"]
+        if not same:
+            result(False, f"{name}: highest priority is {drv}",
+                   "no driver of it passed its self-test")
+            continue
         best = max(same, key=lambda a: int(a.get("priority", "0")))
         others = ", ".join(f"{a['driver']}={a.get('priority')}" for a in same
                            if a is not best)
@@ -312,7 +409,8 @@ def cmd_select():
         # bind the generic name and see our refcnt go up
         before = int(mine[0].get("refcnt", "0"))
         try:
-            t = tfm(name)
+            with Unrestricted("cts" if name.startswith("cts") else ""):
+                t = tfm(name)
             klen = 32 if name.startswith("xts") else 16
             t.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY,
                          bytes(range(1, klen + 1)))
@@ -425,7 +523,16 @@ LEN_WEIGHTS_SHORT = (0.3, 0.6, 0.85)
 LEN_WEIGHTS_LONG = (0.5, 0.95, 0.99)
 
 
+# cts: a block and up to a page, a quarter of them at the edges (one
+# block, two, one or two bytes more or less than whole blocks).
+CTS_EDGES = (16, 17, 31, 32, 33, 47, 48, 49, 64, 65, 4095, 4096)
+
+
 def rand_len(rng, mode, weights=LEN_WEIGHTS_SHORT):
+    if mode == "cts":
+        if rng.random() < 0.25:
+            return rng.choice(CTS_EDGES)
+        return rng.randrange(BS, 4097)
     r = rng.random()
     if r < weights[0]:
         n = rng.randrange(0, 64)
@@ -466,7 +573,7 @@ def cmd_diff(count, seed=None):
         result(None, "differential", "no aes-generic/aes-lib driver")
         return
     diag(f"generic cipher: {gen}")
-    for mode in ("ecb", "cbc", "ctr", "xts", "cfb", "ofb"):
+    for mode in ("ecb", "cbc", "ctr", "xts", "cts", "cfb", "ofb"):
         drv = OURS[mode]
         if not registered(drv):
             if mode in ("cfb", "ofb"):
@@ -475,11 +582,18 @@ def cmd_diff(count, seed=None):
                 result(False, f"diff {mode}", f"{drv} not registered")
             continue
         try:
-            ref = ref_tfm(mode, gen)
+            with Unrestricted(mode):
+                ref = ref_tfm(mode, gen)
         except OSError as e:
             result(None, f"diff {mode}", f"{generic_name(mode, gen)}: {e}")
             continue
-        mine = tfm(ours(mode))
+        try:
+            with Unrestricted(mode):
+                mine = tfm(ours(mode))
+        except OSError as e:
+            ref.close()
+            result(False, f"diff {mode}", f"bind {ours(mode)}: {e}")
+            continue
         stats = {"req": 0, "bytes": 0, "mismatch": 0, "err": 0,
                  "split": 0, "splice": 0, "misaligned": 0, "chained": 0}
         bad = []
@@ -498,11 +612,6 @@ def cmd_diff(count, seed=None):
             enc = rng.random() < 0.5
             ref.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY, key)
             mine.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY, key)
-            try:
-                want = op_once(ref, data, iv, enc)
-                want_err = None
-            except OSError as e:
-                want, want_err = None, e.errno
             pieces = rng.choice((1, 1, 2, 3, 7)) if n > 8 else 1
             use_splice = rng.random() < 0.25
             off = rng.randrange(0, 16)
@@ -512,6 +621,17 @@ def cmd_diff(count, seed=None):
                 a = rng.randrange(1, n // BS) * BS
                 recv_sizes = [a, n - a]
                 stats["chained"] += 1
+            elif mode == "cts" and n >= 2 * BS and rng.random() < 0.3:
+                # two cts requests on one op socket, each with its own
+                # stealing, the second on the IV the first left behind
+                a = rng.randrange(1, n // BS) * BS
+                recv_sizes = [a, n - a]
+                stats["chained"] += 1
+            try:
+                want = ref_crypt(ref, mode, data, iv, enc, recv_sizes)
+                want_err = None
+            except OSError as e:
+                want, want_err = None, e.errno
             stats["split"] += pieces > 1
             stats["splice"] += use_splice
             stats["misaligned"] += off != 0
@@ -554,9 +674,14 @@ def expect_errno(fn, want=errno.EINVAL):
 
 
 def cmd_badinput():
-    for mode in ("ecb", "cbc", "ctr", "xts"):
+    for mode in ("ecb", "cbc", "ctr", "xts", "cts"):
         drv = OURS[mode]
-        t = tfm(ours(mode))
+        try:
+            with Unrestricted(mode):
+                t = tfm(ours(mode))
+        except OSError as e:
+            result(False, f"{drv} bad input", f"bind {ours(mode)}: {e}")
+            continue
         kunit = 2 if mode == "xts" else 1
         for klen in (0, 15, 17, 33) + ((40,) if mode == "xts" else (8,)):
             ok, why = expect_errno(lambda: t.setsockopt(
@@ -565,7 +690,8 @@ def cmd_badinput():
         key = os.urandom(16 * kunit)
         t.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY, key)
         iv = None if mode == "ecb" else os.urandom(16)
-        lens = {"ecb": (1, 15, 17), "cbc": (1, 15, 17), "xts": (1, 15), "ctr": ()}[mode]
+        lens = {"ecb": (1, 15, 17), "cbc": (1, 15, 17), "xts": (1, 15), "cts": (1, 15),
+                "ctr": ()}[mode]
         for n in lens:
             op, _ = t.accept()
             op.settimeout(10)
