@@ -5,7 +5,8 @@
 #   aes_which                which padlock_aes is loaded: ours|intree|none
 #   aes_load_ours            unload the in-tree padlock_aes if loaded, insmod ours
 #   aes_load_intree          unload ours if loaded, modprobe Debian's padlock_aes
-#   aes_unload               unload whichever padlock_aes is loaded
+#   aes_unload               unload whichever padlock_aes is loaded (after
+#                            the self-tests of its algorithms finished)
 #   aes_block_intree_autoload / aes_allow_intree_autoload
 #                            stop / allow alias autoloading of the in-tree one
 #   aes_refcnt DRIVER        /proc/crypto refcnt of a driver (empty if absent)
@@ -36,6 +37,8 @@ aes_which() {
 
 aes_unload() {
 	local i
+	# a freshly loaded module is in use until its self-tests finished
+	[ -d /sys/module/padlock_aes ] && crypto_tests_wait
 	for i in 1 2 3 4 5; do
 		[ -d /sys/module/padlock_aes ] || return 0
 		rmmod padlock_aes 2>/dev/null && return 0

@@ -222,6 +222,23 @@ sim_calibrate() {
 	[ -n "$n" ] && echo "$n"
 }
 
+# crypto_tests_wait [SECONDS]: wait until no crypto self-test is running
+# (no "type : larval" entry left in /proc/crypto), at most SECONDS
+# (default 900); return 1 if one still runs then.  Since 6.12 registering
+# an algorithm does not wait for its self-test: the test manager runs it in
+# the background, and until it has finished its requests go through the
+# driver (they land in instruction counts taken right after a load) and its
+# test larval holds a reference on the driver's module (rmmod: "in use").
+# Under the debug kernel's randomized self-tests and KASAN that is minutes.
+crypto_tests_wait() {
+	local end=$((SECONDS + ${1:-900}))
+	while grep -q '^type *: larval$' /proc/crypto; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 1
+	done
+	return 0
+}
+
 # sim_counter NAME: total of a padlock-sim counter (empty without the sim).
 sim_counter() {
 	local f=/sys/kernel/debug/padlock-sim/counters
