@@ -528,6 +528,26 @@ static void padlock_aes_xts_exit(struct crypto_skcipher *tfm)
 }
 
 /*
+ * dst = src ^ T_i over @n blocks (16-byte aligned, the alignmask), T_0 = @t;
+ * returns T_n.  The tweak goes in and out by value so that it stays in
+ * registers: held in memory, it would be reloaded after every store to dst,
+ * which the compiler must assume may alias it.
+ */
+static __always_inline le128 padlock_aes_xts_xor(u8 *dst, const u8 *src,
+						 unsigned long n, le128 t)
+{
+	const le128 *s = (const le128 *)src;
+	le128 *d = (le128 *)dst;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		le128_xor(&d[i], &s[i], &t);
+		gf128mul_x_ble(&t, &t);
+	}
+	return t;
+}
+
+/*
  * n whole blocks: dst = E(src ^ T_i) ^ T_i with one ECB instruction over
  * the destination; *t advances by n.
  */
@@ -535,20 +555,10 @@ static void padlock_aes_xts_blocks(const struct padlock_cword *cw, const void *k
 				   const u8 *src, u8 *dst, unsigned long n, le128 *t)
 {
 	le128 t0 = *t;
-	unsigned long i;
 
-	for (i = 0; i < n; i++) {
-		crypto_xor_cpy(dst + i * AES_BLOCK_SIZE, src + i * AES_BLOCK_SIZE,
-			       (const u8 *)t, AES_BLOCK_SIZE);
-		gf128mul_x_ble(t, t);
-	}
+	*t = padlock_aes_xts_xor(dst, src, n, t0);
 	padlock_aes_run(PADLOCK_AES_ECB, cw, key, dst, dst, n, NULL);
-	for (i = 0; i < n; i++) {
-		crypto_xor(dst + i * AES_BLOCK_SIZE, (const u8 *)&t0,
-			   AES_BLOCK_SIZE);
-		gf128mul_x_ble(&t0, &t0);
-	}
-	memzero_explicit(&t0, sizeof(t0));
+	padlock_aes_xts_xor(dst, dst, n, t0);
 }
 
 /*
