@@ -62,7 +62,11 @@ for sa in "cbc(aes) hmac(sha256)" "cbc(aes) hmac(sha1)" "rfc3686(ctr(aes)) hmac(
 	name="$enc+$auth"
 	# On the debug kernel, a first use that builds and tests the
 	# instances inside ip's 60 s crypto API wait would fail the SA
-	if ! out=$(ipsec_prebuild "$enc" "$auth" 2>&1); then
+	encdrv=$drv
+	[[ $enc == rfc3686* ]] && encdrv="rfc3686($drv)"
+	authdrv=$hdrv
+	[ $phe = 1 ] || authdrv=${auth/)/-generic)}
+	if ! out=$(ipsec_prebuild "$enc" "$auth" "$encdrv" "$authdrv" 2>&1); then
 		ktap_diag "$out"
 		ktap_fail "$name: the SAs' transform instantiated with its self-tests"
 		continue

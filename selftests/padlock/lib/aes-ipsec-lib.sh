@@ -6,11 +6,12 @@
 #   ipsec_up ENC [AUTH]     namespaces + SAs (ENC with AUTH, default
 #                           hmac(sha256); hmac(sha1) is truncated to 96 bits)
 #   ipsec_down              remove everything (always safe to call)
-#   ipsec_prebuild ENC [AUTH]
+#   ipsec_prebuild ENC AUTH ENCDRV AUTHDRV
 #                           on a kernel with the randomized self-tests: build
-#                           the SAs' transform, and the generic reference its
-#                           self-test compares with, leaves first (one line
-#                           per instance on stdout; 1 if one failed)
+#                           the SAs' transform over the drivers ENCDRV and
+#                           AUTHDRV, and the generic reference its self-test
+#                           compares with, leaves first (one line per
+#                           instance on stdout; 1 if one failed)
 #   ipsec_sa_bytes          bytes counted by pl-a's SAs
 #   ipsec_sa_packets        packets counted by pl-a's SAs (each one went
 #                           through ESP twice: sent by one side, received
@@ -32,13 +33,18 @@ ipsec_down() {
 }
 
 ipsec_prebuild() {
-	local enc=$1 auth=${2:-hmac(sha256)} geniv genc gauth
+	local enc=$1 auth=$2 encdrv=$3 authdrv=$4 geniv genc gauth
 	[ "$(cat /sys/module/cryptomgr/parameters/noextratests 2>/dev/null)" = N ] || return 0
 	modprobe -q algif_skcipher
 	modprobe -q algif_hash
 	modprobe -q algif_aead || { echo "no algif_aead: the transforms are built by ip xfrm"; return 0; }
-	# the names ESP asks for (echainiv for cbc, seqiv for rfc3686) and the
-	# test manager's generic reference of authenc(AUTH,ENC)
+	# The test manager's generic reference of authenc(AUTH,ENC) first, by
+	# driver names; then ours, by the driver names of our cipher and hmac:
+	# asked for by its algorithm name, authenc(AUTH,ENC) would now resolve
+	# to the generic instance, the only one of that name, and no template
+	# instance over our drivers would ever be built.  Last the IV generator
+	# ESP asks for by name (echainiv for cbc, seqiv for rfc3686), over the
+	# best authenc(AUTH,ENC): ours.
 	case $enc in
 	rfc3686*) geniv=seqiv genc="skcipher:ctr(aes-generic) skcipher:rfc3686(ctr(aes-generic))" ;;
 	*) geniv=echainiv genc="skcipher:${enc//aes/aes-generic}" ;;
@@ -46,8 +52,8 @@ ipsec_prebuild() {
 	gauth=${auth/)/-generic)}
 	# shellcheck disable=SC2086
 	python3 "${BASH_SOURCE[0]%/*}/afalg_build.py" $genc "hash:$gauth" \
-		"aead:authenc($gauth,${enc//aes/aes-generic})" "skcipher:$enc" \
-		"aead:authenc($auth,$enc)" "aead:$geniv(authenc($auth,$enc))"
+		"aead:authenc($gauth,${enc//aes/aes-generic})" "skcipher:$encdrv" \
+		"aead:authenc($authdrv,$encdrv)" "aead:$geniv(authenc($auth,$enc))"
 }
 
 ipsec_up() {

@@ -12,6 +12,7 @@ import sim_simtest as st  # noqa: E402
 
 F_NO_RELOAD = 32
 ROUNDS = 20
+ATTEMPTS = 200
 DATA = bytes(range(64))
 
 
@@ -50,25 +51,31 @@ def checks():
     stale = fresh = other = 0
     for i in range(ROUNDS):
         os.sched_setaffinity(0, {cpus[i % len(cpus)]})
-        ecb(k1)                               # the engine now holds k1
-        got = ecb(k2, reload=False)           # rBX -> k2, no pushf; popf
-        if got == want1:
-            stale += 1
-        elif got == want2:
-            fresh += 1
-        else:
-            other += 1
+        # A context switch between the two requests (this task preempted,
+        # or another task run while this one waited) reloads, as on
+        # silicon; on a busy or slow guest that happens often, so a round
+        # tries again until a pair ran with nothing in between.
+        for _ in range(ATTEMPTS):
+            ecb(k1)                           # the engine now holds k1
+            got = ecb(k2, reload=False)       # rBX -> k2, no pushf; popf
+            if got == want1:
+                stale += 1
+                break
+            if got == want2:
+                fresh += 1
+            else:
+                other += 1
     c1 = st.counters()
-    # A context switch between the two requests (this task preempted)
-    # reloads, as on silicon: most rounds, not all, keep the old key.
-    report(stale >= ROUNDS // 2 and other == 0,
+    # Every round kept the old key once, and no result was anything but
+    # the old key or the new one.
+    report(stale == ROUNDS and other == 0,
            "without pushf;popf the engine keeps the key it loaded last (%d rounds over %d CPUs)"
            % (ROUNDS, len(cpus)),
            "stale %d, reloaded %d, neither %d" % (stale, fresh, other))
     # Direction and key size are cached too: an AES-256 decrypt context
     # stays in force for an encrypt request that does not reload.
     os.sched_setaffinity(0, {cpus[0]})
-    for _ in range(5):
+    for _ in range(ATTEMPTS):
         ecb(k3, decrypt=True)
         got = ecb(k1, reload=False)
         if got == want3d:
