@@ -332,8 +332,10 @@ static void padlock_aes_skcipher_exit(struct crypto_skcipher *tfm)
 	padlock_aes_wipe_key(padlock_aes_skcipher_key(tfm));
 }
 
-/* ECB and CBC: whole blocks only, one instruction per walk step. */
-/* ECB and CBC over the walk; inlined so that @mode and @enc are constants. */
+/*
+ * ECB and CBC over the walk, whole blocks only, one instruction per walk
+ * step; inlined so that @mode and @enc are constants.
+ */
 static __always_inline int padlock_aes_block_crypt(struct skcipher_request *req,
 						   enum padlock_aes_mode mode, bool enc)
 {
