@@ -102,3 +102,27 @@ module_sources() {
 dkms_sources() {
 	module_sources | grep -v -E '^drivers/(sim|test)/'
 }
+
+# qemu_model_cpu PROFILE CPU: the QEMU -cpu string CPU (the profile's line of
+# tools/testing/vm/profiles) for the project's QEMU (--cpu-model qemu), with
+# the profile's PadLock units (docs/hardware.md, CPU profiles) present and
+# enabled as QEMU's CPUID feature names.  PADLOCK_QEMU_UNITS replaces the
+# units: a variant under test, e.g. "xcrypt,phe,phe-en" for an ACE unit that
+# is present but disabled (empty: no unit at all).
+qemu_model_cpu() {
+	local units
+	case "$1" in
+	c3) units=xstore,xstore-en,xcrypt,xcrypt-en ;;
+	c7) units=xstore,xstore-en,xcrypt,xcrypt-en,phe,phe-en ;;
+	nano|nano-s2) units=xstore,xstore-en,xcrypt,xcrypt-en,ace2,ace2-en,phe,phe-en ;;
+	zhaoxin|zhaoxin-sh)
+		units=xstore,xstore-en,xcrypt,xcrypt-en,ace2,ace2-en,phe,phe-en,phe2,phe2-en ;;
+	*) units= ;;
+	esac
+	[ -n "${PADLOCK_QEMU_UNITS+set}" ] && units=$PADLOCK_QEMU_UNITS
+	if [ -n "$units" ]; then
+		echo "$2,+${units//,/,+}"
+	else
+		echo "$2"
+	fi
+}
