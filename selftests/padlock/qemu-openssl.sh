@@ -64,7 +64,7 @@ else
 fi
 
 x0=$("$msr" xcrypt_blocks)
-if out=$(openssl speed -engine padlock -evp aes-128-cbc -seconds 1 2>&1); then
+if out=$(openssl speed -engine padlock -evp aes-128-cbc -seconds 1 -bytes 16384 2>&1); then
 	x=$(( $("$msr" xcrypt_blocks) - x0 ))
 	ktap_diag "$(tail -n 2 <<< "$out")"
 	if [ $x -gt 0 ]; then
