@@ -22,9 +22,12 @@
 #  - TLS 1.3 (TLS_AES_128_GCM_SHA256) between openssl s_server and
 #    s_client over loopback, both preferring padlock (?provider=padlock)
 #    (check-long, or PADLOCK_PROVIDER_TLS=1);
-#  - the same provider binary in the OpenSSL 3.5 (trixie) and 3.6 (sid)
-#    build roots of $PADLOCK_CACHE when they are there (make check: on
-#    the zhaoxin profile; check-long: everywhere);
+#  - the same provider binary in the OpenSSL 3.5 (trixie), 3.6 (sid) and
+#    4.0 (openssl4: experimental's, provider/tests/openssl4-root) build
+#    roots of $PADLOCK_CACHE when they are there (make check: on the
+#    zhaoxin profile; check-long: everywhere); in the 4.0 root the test
+#    program is built against 4.0's libcrypto, and its own s_server and
+#    s_client make a TLS 1.3 connection through padlock;
 #  - the simulator counted the provider's xcrypt/xsha instructions and no
 #    violation (VIA Nano stepping 2: the prefetch erratum).
 # Without PadLock (profile none) the provider must load, offer nothing and
@@ -60,8 +63,12 @@ esac
 
 tmp=$(mktemp -d)
 mounts=()
+declare -A ptbuild=()
 cleanup() {
 	local m
+	for m in "${ptbuild[@]}"; do
+		wait "$m" 2>/dev/null
+	done
 	for m in "${mounts[@]}"; do
 		umount "$m" 2>/dev/null
 	done
@@ -95,6 +102,36 @@ fi
 export OPENSSL_MODULES=$tmp
 so=$tmp/padlock.so
 took "building the provider and lib/provider_test.c"
+
+# Newer OpenSSL build roots, where the same padlock.so runs at the end
+# (make check: on the zhaoxin profile only, which has every algorithm).
+# PADLOCK_PROVIDER_ROOTS: other roots (absolute paths).
+roots="trixie sid openssl4"
+[ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROFILE:-}" != zhaoxin ] && roots=
+[ -n "${PADLOCK_PROVIDER_NO_CHROOTS:-}" ] && roots=
+roots="$roots ${PADLOCK_PROVIDER_ROOTS:-}"
+root_dir() { if [ "${1#/}" != "$1" ]; then echo "$1"; else echo "$cache/chroots/$1"; fi; }
+# bind_tmp ROOT: $tmp is ROOT's /mnt (until the end)
+bind_tmp() {
+	mountpoint -q "$1/mnt" && return 0
+	mount --bind "$tmp" "$1/mnt" 2>/dev/null || return 1
+	mounts+=("$1/mnt")
+}
+# A root with a compiler and OpenSSL's headers (the OpenSSL 4 root,
+# provider/tests/openssl4-root) gets the test program built inside it,
+# against its own libcrypto; that compile runs in the background beside
+# the single-threaded tests below.
+if [ -d "$sim" ] && grep -qw ace /proc/cpuinfo; then
+	for root in $roots; do
+		r=$(root_dir "$root")
+		[ -x "$r/usr/bin/gcc" ] && [ -e "$r/usr/include/openssl/core_dispatch.h" ] || continue
+		bind_tmp "$r" || continue
+		cp "$dir/lib/provider_test.c" "$tmp/"
+		chroot "$r" env TMPDIR=/mnt gcc -O0 -Wall -o "/mnt/provider_test-${root##*/}" \
+			/mnt/provider_test.c -lcrypto > "$tmp/test-build-${root##*/}.log" 2>&1 &
+		ptbuild[$root]=$!
+	done
+fi
 
 # --- no PadLock: loads, offers nothing, says why ---
 if [ ! -d "$sim" ] || ! grep -qw ace /proc/cpuinfo; then
@@ -207,59 +244,69 @@ else
 fi
 
 # --- TLS 1.3 (AES-128-GCM) over loopback, both ends preferring padlock ---
-# (check-long only, or PADLOCK_PROVIDER_TLS=1: about 130 s under emulation)
-if [ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROVIDER_TLS:-}" != 1 ]; then
-	ktap_skip "TLS 1.3 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs it)"
-elif openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost \
-	-days 1 -keyout "$tmp/key.pem" -out "$tmp/cert.pem" > /dev/null 2>&1; then
+# tls13 LABEL PORT DIR [RUN...]: openssl s_server -rev and s_client, run as
+# RUN... (nothing, or a chroot into another root with the provider in DIR,
+# which is $tmp as RUN sees it); passes if the server's reversed line came
+# back and the simulator counted xcrypt instructions meanwhile.  Both keep
+# their random generator on the default provider (OpenSSL's [random]
+# configuration): its AES-256-CTR would otherwise prefer padlock too (it
+# does in 3.0), and the count would not show that the records ran there.
+tls13() {
+	local label=$1 port=$2 d=$3 reply c0 c1 spid
+	shift 3
+	local tls=(-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 -provider padlock -provider default
+		   -propquery '?provider=padlock')
+	printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'random = random_sect' \
+		'[random_sect]' 'properties = provider=default' > "$tmp/tls-random.cnf"
+	set -- "$@" env OPENSSL_CONF="$d/tls-random.cnf"
+	if ! "$@" openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-subj /CN=localhost -days 1 -keyout "$d/key.pem" -out "$d/cert.pem" > /dev/null 2>&1; then
+		ktap_skip "$label TLS 1.3 over loopback" "openssl req could not make a certificate"
+		return
+	fi
 	c0=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
-	tls=(-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 -provider padlock -provider default
-	     -propquery '?provider=padlock')
-	openssl s_server -accept 44330 -naccept 1 -rev -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+	"$@" openssl s_server -accept "$port" -naccept 1 -rev -cert "$d/cert.pem" -key "$d/key.pem" \
 		"${tls[@]}" > "$tmp/server.log" 2>&1 &
 	spid=$!
 	for _ in $(seq 1 60); do
 		grep -q ACCEPT "$tmp/server.log" && break
 		sleep 1
 	done
-	reply=$( (echo "padlock provider over TLS 1.3"; sleep 5) |
-		timeout 120 openssl s_client -connect 127.0.0.1:44330 -quiet "${tls[@]}" 2> "$tmp/client.log")
+	# "CLOSE" makes s_server -rev end the connection after the reply, and
+	# s_client (-quiet: it waits for the server) exits
+	reply=$(printf 'padlock provider over TLS 1.3\nCLOSE\n' |
+		timeout 120 "$@" openssl s_client -connect "127.0.0.1:$port" -quiet "${tls[@]}" \
+		2> "$tmp/client.log")
 	wait $spid 2>/dev/null
 	c1=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
 	if [ "$reply" = "3.1 SLT revo redivorp kcoldap" ] && [ $((c1 - c0)) -gt 0 ]; then
-		ktap_pass "TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback, s_server -rev answered, $((c1 - c0)) xcrypt instructions"
+		ktap_pass "${label}TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback, s_server -rev answered, $((c1 - c0)) xcrypt instructions"
 	else
 		ktap_diag "reply: '$reply', xcrypt instructions: $((c1 - c0))"
 		ktap_diag "$(tail -n 5 "$tmp/server.log" "$tmp/client.log")"
-		ktap_fail "TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback with padlock"
+		ktap_fail "${label}TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback with padlock"
 	fi
+}
+# (check-long only, or PADLOCK_PROVIDER_TLS=1)
+if [ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROVIDER_TLS:-}" != 1 ]; then
+	ktap_skip "TLS 1.3 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs it)"
 else
-	ktap_skip "TLS 1.3 over loopback" "openssl req could not make a certificate"
+	tls13 "" 44330 "$tmp"
 fi
 took "TLS 1.3"
 
 # --- the same binary in newer OpenSSL build roots ---
-# (make check: on the zhaoxin profile only, which has every algorithm)
-roots="trixie sid"
-[ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROFILE:-}" != zhaoxin ] && roots=
-[ -n "${PADLOCK_PROVIDER_NO_CHROOTS:-}" ] && roots=
-# PADLOCK_PROVIDER_ROOTS: other roots (absolute paths), e.g. an overlay of
-# the sid build root with OpenSSL 4.0 from experimental
-roots="$roots ${PADLOCK_PROVIDER_ROOTS:-}"
 for root in $roots; do
-	r=$cache/chroots/$root
-	[ "${root#/}" != "$root" ] && r=$root
+	r=$(root_dir "$root")
 	if [ ! -x "$r/usr/bin/openssl" ]; then
 		ktap_skip "OpenSSL of $root" "no build root $r"
 		continue
 	fi
 	ver=$(chroot "$r" openssl version 2>/dev/null | awk '{ print $2 }')
-	mkdir -p "$tmp/$root"
-	if ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
+	if ! bind_tmp "$r"; then
 		ktap_skip "OpenSSL $ver ($root)" "cannot bind-mount into $r/mnt"
 		continue
 	fi
-	mounts+=("$r/mnt")
 	l=$(chroot "$r" env OPENSSL_MODULES=/mnt openssl list -providers -verbose -provider padlock 2>&1 |
 	    sed -n 's/^ *build info: //p')
 	if grep -q 'AES-ECB' <<< "$l"; then
@@ -279,24 +326,45 @@ for root in $roots; do
 		ktap_diag "$(tail -n 3 "$tmp/chroot.err")"
 		ktap_fail "OpenSSL $ver ($root): openssl enc -aes-256-ctr through padlock = its default provider"
 	fi
-	# the test program runs with that root's libcrypto.so.3 (an OpenSSL 4
-	# root may still hold 3.x's): its results are labelled with that one
-	lib=$(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test version 2>/dev/null |
-	      awk '{ print $2 }')
+	# the test program: where the root has a compiler and OpenSSL's
+	# headers (the OpenSSL 4 root, provider/tests/openssl4-root), built
+	# there against its own libcrypto; otherwise the one built above, run
+	# with that root's libcrypto.so.3.  Its results are labelled with the
+	# libcrypto it ran on.
+	pt=/mnt/provider_test
+	if [ -n "${ptbuild[$root]:-}" ]; then
+		pt=/mnt/provider_test-${root##*/}
+		lib=
+		wait "${ptbuild[$root]}" &&
+			lib=$(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" version 2>/dev/null | awk '{ print $2 }')
+		unset "ptbuild[$root]"
+		if [ -n "$lib" ] && [ "$lib" = "$ver" ]; then
+			ktap_pass "OpenSSL $ver ($root): lib/provider_test.c built there runs on its libcrypto $lib"
+		else
+			ktap_diag "$(tail -n 5 "$tmp/test-build-${root##*/}.log")"
+			ktap_fail "OpenSSL $ver ($root): lib/provider_test.c built there runs on its libcrypto (${lib:-none})"
+			pt=/mnt/provider_test
+		fi
+		took "waiting for lib/provider_test.c's build in $root"
+	fi
+	lib=$(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" version 2>/dev/null | awk '{ print $2 }')
 	[ "$lib" = "$ver" ] || ktap_diag "$root: openssl $ver, the test program's libcrypto ${lib:-?}"
 	if [ -n "$evp" ]; then
 		mkdir -p "$tmp/evp"
 		cp "$evp"/evpciph_aes_common.txt "$evp"/evpmd_sha.txt "$tmp/evp/"
-		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test kat \
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" kat \
 			/mnt/evp/evpciph_aes_common.txt /mnt/evp/evpmd_sha.txt 2>&1 |
 			sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
 	fi
 	for a in CBC CTR GCM SHA256; do
-		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt /mnt/provider_test diff "$a" \
+		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" diff "$a" \
 			"$cases" "$seed" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
 	done
-	umount "$r/mnt"
-	unset 'mounts[-1]'
+	# OpenSSL 4: its own s_server and s_client through the provider
+	if [ "${ver%%.*}" -ge 4 ] 2>/dev/null; then
+		tls13 "OpenSSL $ver ($root): " 44331 /mnt chroot "$r" env OPENSSL_MODULES=/mnt
+		took "TLS 1.3 with OpenSSL $ver"
+	fi
 	took "OpenSSL $ver"
 done
 

@@ -8,6 +8,7 @@
 #   openssl_engine_so               the engine's path (empty if none)
 #   openssl_engine_cpuid SIM SO     provide CPUID leaves 0xC0000000/1 at the
 #                                   engine's CPUID sites; prints how many
+#   openssl_engine_cpuid_sites SO   those sites: "OFFSET LEAF" lines
 #   openssl_engine_popf SIM SO      watch the engine's separate key reloads;
 #                                   prints how many (-1 without objdump)
 #   openssl_engine_compare TMP      every cipher of the engine against
@@ -24,9 +25,8 @@ openssl_engine_so() {
 # "mov $0xc000000N, %eax; [push %ebx;] cpuid" (b8 imm32 [53] 0f a2; the
 # push is the 32-bit engine's), as file offsets; the simulator's debugfs
 # user_cpuid replaces the results there with the profile's leaves.
-openssl_engine_cpuid() {
-	local sim=$1 so=$2 sites off leaf n=0
-	sites=$(python3 - "$so" <<'EOF'
+openssl_engine_cpuid_sites() {
+	python3 - "$1" <<'EOF'
 import re
 import sys
 
@@ -36,7 +36,11 @@ for leaf in (0xC0000000, 0xC0000001):
     for m in re.finditer(pat, data):
         print(f"{m.end():#x} {leaf:#x}")
 EOF
-)
+}
+
+openssl_engine_cpuid() {
+	local sim=$1 so=$2 sites off leaf n=0
+	sites=$(openssl_engine_cpuid_sites "$so")
 	while read -r off leaf; do
 		[ -n "$off" ] || continue
 		if echo "$so $off $leaf" > "$sim/user_cpuid"; then

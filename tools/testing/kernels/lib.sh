@@ -59,6 +59,15 @@ load_kernel() {
 	return 1
 }
 
+# The Debian mirrors of the machine's apt sources (deb822 or one-line
+# format); DEBIAN_MIRROR / DEBIAN_SECURITY_MIRROR override them.
+apt_uris() {
+	{
+		cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs: *//p' | tr ' ' '\n'
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([a-z+]*:[^ ]*\).*/\2/p'
+	} | sed 's:/*$::' | awk 'NF && !seen[$0]++'
+}
 # in_chroot NAME CMD...: run CMD in the build root NAME with /proc mounted.
 # The /proc mount lives in a mount namespace of its own: builds and fetches
 # running side by side in one root cannot unmount each other's /proc (7.3's
