@@ -13,7 +13,9 @@
 # number of bytes through it, the simulator executed at least one xcrypt
 # per data packet (the tunnel's packets in both directions) and saw no
 # violation.  The xcrypt-per-packet figure and iperf3's throughput are
-# printed, not asserted.
+# printed, not asserted.  Both ends run the same provider: a fault they
+# share (a wrong keystream) still makes a working tunnel, which the OpenSSH
+# part below (one end on OpenSSL's default provider) and provider.sh catch.
 # iperf3 runs at PADLOCK_SCALE=long (32 MiB), or with
 # PADLOCK_CLIENTS_IPERF_BYTES=N; make check pings through the tunnel only.
 #
