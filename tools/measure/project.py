@@ -15,10 +15,17 @@ CPU:
 
 Input: the CSV of tools/measure/openssl-speed-icount.sh
   impl,mode,size,ops,guest_ns,traps,handler_cycles,trap_overhead_cycles
+  [,popf_seen,violations,classes,cpu_ns]
+(impl: software, padlock = OpenSSL's engine, provider = provider/; with
+cpu_ns and two runs of a cell, a row's time is its process's CPU time less
+the process's start-up, process_constants())
 
   tools/measure/project.py --measured M.csv [--cpu c3,c7-1000] # projected MB/s
   tools/measure/project.py --measured M.csv --fit              # solve the [fitted]
   tools/measure/project.py --measured M.csv --validate         # against [published]
+  tools/measure/project.py --measured M.csv --speed [--cpu nano]
+      # provider against engine, software and [published], cell by cell
+  tools/measure/project.py --profile-cpu PROFILE               # its model section
 
 or the CSV of padlock-bench run under padlock-sim (its afalg rows carry the
 simulator's cost-file deltas around the timed repetitions):
@@ -562,7 +569,10 @@ def cmd_validate(cpus, pub, meas, fitted):
         elif m is None:
             # not measured at that size (C7's published figure is for large
             # buffers): the largest measured size of the same row
-            big = max(k[2] for k in meas if k[:2] == (impl, mode))
+            sizes = [k[2] for k in meas if k[:2] == (impl, mode)]
+            if not sizes:
+                continue        # not measured at all (e.g. no software rows)
+            big = max(sizes)
             m = meas[(impl, mode, big)]
             c = cycles(cpu, impl, mode, m) * n / big
             note += f" (from {big} B)"
@@ -657,8 +667,9 @@ def cmd_speed(cpus, pub, meas, name):
                                if proj[i] and (i, mode, n) in p else "-")
             if "provider" in impls:
                 m = meas.get(("provider", mode, n))
-                row.append(" ".join(f"{c}:{v:.2f}" for c, v in sorted(m["classes"].items()))
-                           if m and m["classes"] else "software")
+                run = " ".join(f"{c}:{v:.2f}" for c, v in sorted(m["classes"].items())
+                               if round(v, 2)) if m else ""
+                row.append(run or "software")
                 if "padlock" in pubs:
                     q = p.get(("padlock", mode, n))
                     row.append(f"{(proj['provider'] / q - 1) * 100:+.1f} %"
