@@ -748,7 +748,8 @@ def main():
         shares = time_shares(meas)
         print("# per-time share removed from each impl and mode's path (least squares of "
               "path against the simulator's share over the sizes): " +
-              ", ".join(f"{i} {m} {b * 100:.4f} %" for (i, m), b in sorted(shares.items())))
+              (", ".join(f"{i} {m} {b * 100:.4f} %" for (i, m), b in sorted(shares.items()))
+               or "none (PadLock ECB, CBC or SHA rows at three sizes or more needed)"))
         for n in (a.cpu or "c3").split(","):
             if n not in cpus:
                 sys.exit(f"no CPU '{n}' in {a.model}: {', '.join(cpus)}")
