@@ -51,6 +51,30 @@ if [ -d /sys/kernel/debug/padlock-sim ]; then
 		echo "== padlock-sim trap entry and exit not calibrated (padlock-simtest.ko missing): the projected paths include them"
 	fi
 fi
+# OpenSSL's speed through the padlock provider (provider/, built here) and
+# through OpenSSL's default provider, AES-128-CBC at 16 B and 16 KiB, one
+# second of guest time each, projected like the rows above
+# (tools/measure/openssl-speed-icount.sh, docs/performance.md 5.1); only
+# under --icount, where a second of guest time is 10^9 instructions
+speed_projected() {
+	local p=/sys/module/padlock_sim/parameters/interrupt_rate rate cpu t0
+	[ "${PADLOCK_ICOUNT:-0}" = 1 ] && command -v openssl > /dev/null &&
+		[ -e /usr/include/openssl/core_dispatch.h ] &&
+		cpu=$(python3 tools/measure/project.py --profile-cpu "${PADLOCK_PROFILE:-nano}") ||
+		return 0
+	# no injected interruptions while timing: each would be a second trap
+	t0=$SECONDS
+	rate=$(cat "$p")
+	echo 0 > "$p"
+	SPEED_IMPLS="software provider" SPEED_MODES=cbc SPEED_SIZES="16 16384" SPEED_SECONDS=1 \
+		SPEED_POPF=0 bash tools/measure/openssl-speed-icount.sh > "$out/openssl-speed.csv" 2>&1
+	echo "$rate" > "$p"
+	echo
+	echo "== PROJECTED (a model): openssl speed -evp aes-128-cbc through the padlock provider (-propquery provider=padlock) against OpenSSL's default provider, each call's path as above ($((SECONDS - t0)) s in the VM)"
+	python3 tools/measure/project.py --measured "$out/openssl-speed.csv" --speed --cpu "$cpu" |
+		tee "$out/openssl-speed.txt"
+}
+
 # the measured tables go to a file: under the simulator the projection leads
 tools/padlock-bench/padlock-bench all "$@" --json "$out/report.json" --csv "$out/report.csv" \
 	--plot "$out/afalg.png" > "$out/bench.txt"
@@ -68,6 +92,7 @@ if [ -d /sys/kernel/debug/padlock-sim ] && [ -s "$out/report.csv" ]; then
 		cat "$out/projection-check.txt"
 		[ "$rc" = 0 ] && rc=1
 	fi
+	speed_projected
 	echo
 	echo "== MEASURED under QEMU: $([ "${PADLOCK_ICOUNT:-0}" = 1 ] && echo "guest time counted in instructions (-icount: 1 MB/s = 1 byte per 1,000 guest instructions)" || echo "host wall time of the emulation"); the PadLock rows time padlock-sim, not silicon"
 fi
