@@ -224,12 +224,12 @@ if [ "$PADLOCK_SCALE" = long ] || [ "${PADLOCK_PROVIDER_TLS:-}" = 1 ]; then
 fi
 tls_port=44330
 
-# tls_loopback ROOT DESC ARGS...: s_server -rev and s_client with ARGS
-# (in build root ROOT, or here for ""), a line sent and its reversal
-# checked, and the xcrypt instructions the simulator counted meanwhile
+# tls_loopback ROOT COUNTER DESC ARGS...: s_server -rev and s_client with
+# ARGS (in build root ROOT, or here for ""), a line sent and its reversal
+# checked, and the simulator's COUNTER (xcrypt: all modes) meanwhile
 tls_loopback() {
-	local root=$1 desc=$2 run=() d=$tmp line reply want= i c0 c1
-	shift 2
+	local root=$1 counter=$2 desc=$3 run=() d=$tmp line reply want= i c0 c1
+	shift 3
 	local args=("$@" -provider padlock -provider default -propquery '?provider=padlock')
 
 	if [ -n "$root" ]; then
@@ -241,7 +241,7 @@ tls_loopback() {
 	for ((i = ${#line} - 1; i >= 0; i--)); do
 		want+=${line:i:1}
 	done
-	c0=$(xsum xcrypt)
+	c0=$(xsum "$counter")
 	"${run[@]}" openssl s_server -accept $tls_port -naccept 1 -rev -cert "$d/cert.pem" \
 		-key "$d/key.pem" "${args[@]}" > "$tmp/server.log" 2>&1 &
 	local spid=$!
@@ -253,11 +253,11 @@ tls_loopback() {
 		timeout 120 "${run[@]}" openssl s_client -connect 127.0.0.1:$tls_port -quiet \
 		"${args[@]}" 2> "$tmp/client.log")
 	wait $spid 2>/dev/null
-	c1=$(xsum xcrypt)
+	c1=$(xsum "$counter")
 	if [ "$reply" = "$want" ] && [ $((c1 - c0)) -gt 0 ]; then
-		ktap_pass "$desc over loopback, s_server -rev answered, $((c1 - c0)) xcrypt instructions"
+		ktap_pass "$desc over loopback, s_server -rev answered, $((c1 - c0)) ${counter/_/-} instructions"
 	else
-		ktap_diag "reply: '$reply', xcrypt instructions: $((c1 - c0))"
+		ktap_diag "reply: '$reply', ${counter/_/-} instructions: $((c1 - c0))"
 		ktap_diag "$(tail -n 5 "$tmp/server.log" "$tmp/client.log")"
 		ktap_fail "$desc over loopback with padlock"
 	fi
@@ -271,19 +271,19 @@ tls_loopback() {
 tls12() {
 	local root=$1 label=$2
 
-	tls_loopback "$root" "${label}TLS 1.2 ECDHE-ECDSA-AES128-GCM-SHA256" \
+	tls_loopback "$root" xcrypt "${label}TLS 1.2 ECDHE-ECDSA-AES128-GCM-SHA256" \
 		-tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256
-	tls_loopback "$root" "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, encrypt-then-MAC" \
+	tls_loopback "$root" xcrypt_cbc "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, encrypt-then-MAC" \
 		-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA256
 	OPENSSL_ia32cap='~0x200000200000000' \
-	tls_loopback "$root" "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, MAC-then-encrypt (-no_etm)" \
+	tls_loopback "$root" xcrypt_cbc "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, MAC-then-encrypt (-no_etm)" \
 		-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA256 -no_etm
 }
 
 if [ -z "$tls_on" ]; then
 	ktap_skip "TLS 1.3 and TLS 1.2 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs them)"
 else
-	tls_loopback "" "TLS 1.3 TLS_AES_128_GCM_SHA256" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256
+	tls_loopback "" xcrypt "TLS 1.3 TLS_AES_128_GCM_SHA256" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256
 	tls12 "" ""
 fi
 took "TLS over loopback"
