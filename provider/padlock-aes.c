@@ -30,6 +30,11 @@
  * multiplication in GF(2^128) walks the 128 bits of one operand and adds
  * the other under an all-ones/all-zeroes mask, with a masked reduction,
  * so no branch and no memory address depends on the data, the key or H.
+ *
+ * TLS.  With OpenSSL's TLS parameters set, each update is one TLS 1.x
+ * record and the cipher does the record work libssl leaves to it: CBC
+ * padding added, or checked and removed with the MAC taken out in constant
+ * time; GCM's explicit IV and tag (see "TLS records" below).
  */
 #include <stdlib.h>
 #include <string.h>
