@@ -32,9 +32,15 @@
  * multiplication in GF(2^128) walks the 128 bits of one operand and adds
  * the other under an all-ones/all-zeroes mask, with a masked reduction,
  * so no branch and no memory address depends on the data, the key or H.
+ *
+ * TLS.  With OpenSSL's TLS parameters set, each update is one TLS 1.x
+ * record and the cipher does the record work libssl leaves to it: CBC
+ * padding added, or checked and removed with the MAC taken out in constant
+ * time; GCM's explicit IV and tag (see "TLS records" below).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include "padlock-prov.h"
 #include "padlock-user-asm.h"
 
@@ -45,6 +51,19 @@ enum { PL_ECB = 1, PL_CBC = 2, PL_CFB = 3, PL_OFB = 4, PL_CTR = 5, PL_GCM = 6 };
 #define PL_SLACK_BLOCKS		8	/* the largest fetch group */
 #define PL_PAGE			4096	/* the smallest x86 page */
 #define PL_GCM_MAX_IVLEN	128
+
+/* TLS records (OpenSSL's ssl3.h, tls1.h, dtls1.h, evp.h values) */
+#define PL_TLS1_VERSION		0x0301
+#define PL_TLS1_1_VERSION	0x0302
+#define PL_TLS1_2_VERSION	0x0303
+#define PL_DTLS1_VERSION	0xfeff
+#define PL_DTLS1_2_VERSION	0xfefd
+#define PL_DTLS1_BAD_VER	0x0100
+#define PL_TLS_MAX_MAC		64	/* EVP_MAX_MD_SIZE */
+#define PL_TLS_AAD_LEN		13	/* seq_num, type, version, length */
+#define PL_TLS_FIXED_IV		4	/* GCM: the implicit part, at least */
+#define PL_TLS_EXPLICIT_IV	8	/* GCM: nonce_explicit in the record */
+#define PL_TLS_TAG		16
 
 struct pl_aes {
 	unsigned char ekey[256] PL_ALIGNED;	/* encryption schedule */
@@ -71,6 +90,12 @@ struct pl_aes {
 	unsigned char tag[16];
 	size_t taglen;
 	int data_started, tag_set, tag_ready;
+	/* TLS records: CBC (tls-version, tls-mac-size), GCM (tlsaad, ...) */
+	unsigned int tls_version;
+	size_t tls_macsize;
+	unsigned char tls_mac[PL_TLS_MAX_MAC];
+	unsigned char tls_aad[PL_TLS_AAD_LEN];
+	int tls_aad_set, tls_iv_gen;
 };
 
 /* ---- key expansion, constant time ---- */
@@ -738,17 +763,11 @@ static int gcm_update(struct pl_aes *c, unsigned char *out, size_t *outl,
 	return 1;
 }
 
-static int gcm_final(struct pl_aes *c, size_t *outl)
+/* The full 16-byte tag of the message hashed so far. */
+static void gcm_tag(struct pl_aes *c, unsigned char *tag)
 {
-	unsigned char lens[16], tag[16];
-	unsigned int diff = 0;
-	size_t i;
+	unsigned char lens[16];
 
-	*outl = 0;
-	if (!c->iv_set || !c->key_set) {
-		PL_ERR(c->pc, c->key_set ? PL_R_NO_IV_SET : PL_R_NO_KEY_SET);
-		return 0;
-	}
 	ghash_flush(c);
 	store_be64(lens, c->aadlen * 8);
 	store_be64(lens + 8, c->ctlen * 8);
@@ -757,6 +776,31 @@ static int gcm_final(struct pl_aes *c, size_t *outl)
 	store_be64(lens, c->s[0]);
 	store_be64(lens + 8, c->s[1]);
 	xor_bytes(tag, tag, lens, 16);
+}
+
+/* Nonzero if the n bytes differ; the time does not depend on where. */
+static unsigned int bytes_differ(const unsigned char *a, const unsigned char *b,
+				 size_t n)
+{
+	unsigned int diff = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		diff |= a[i] ^ b[i];
+	return diff;
+}
+
+static int gcm_final(struct pl_aes *c, size_t *outl)
+{
+	unsigned char tag[16];
+	unsigned int diff;
+
+	*outl = 0;
+	if (!c->iv_set || !c->key_set) {
+		PL_ERR(c->pc, c->key_set ? PL_R_NO_IV_SET : PL_R_NO_KEY_SET);
+		return 0;
+	}
+	gcm_tag(c, tag);
 	c->iv_set = 0;			/* an IV serves one message */
 	if (c->enc) {
 		memcpy(c->tag, tag, 16);
@@ -767,13 +811,278 @@ static int gcm_final(struct pl_aes *c, size_t *outl)
 		PL_ERR(c->pc, PL_R_INVALID_TAG);
 		return 0;
 	}
-	for (i = 0; i < c->taglen; i++)
-		diff |= tag[i] ^ c->tag[i];
+	diff = bytes_differ(tag, c->tag, c->taglen);
 	pl_cleanse(tag, sizeof(tag));
 	if (diff) {
 		PL_ERR(c->pc, PL_R_BAD_DECRYPT);
 		return 0;
 	}
+	return 1;
+}
+
+/* ---- TLS records inside the cipher (libssl's provider interface) ---- */
+
+/*
+ * Comparisons of sizes that give all-ones for true and zero for false
+ * without a branch: the result comes from the top bit of an arithmetic
+ * expression, and passes through a value barrier so that the compiler
+ * cannot turn its later use back into a conditional jump.
+ */
+#define PL_TOPBIT(x)	((x) >> (sizeof(size_t) * 8 - 1))
+
+static size_t ct_lt(size_t a, size_t b)
+{
+	/* the borrow out of the top bit of a - b */
+	return plu_value_barrier(0 - PL_TOPBIT((~a & b) | ((~a | b) & (a - b))));
+}
+
+static size_t ct_eq(size_t a, size_t b)
+{
+	size_t x = a ^ b;
+
+	/* x - 1 borrows through every bit exactly when x == 0 */
+	return plu_value_barrier(0 - PL_TOPBIT(~x & (x - 1)));
+}
+
+static int tls_version_known(size_t v)
+{
+	return v == PL_TLS1_VERSION || v == PL_TLS1_1_VERSION ||
+	       v == PL_TLS1_2_VERSION || v == PL_DTLS1_VERSION ||
+	       v == PL_DTLS1_2_VERSION || v == PL_DTLS1_BAD_VER;
+}
+
+/*
+ * CBC, sending: libssl hands over the record (explicit IV block in TLS
+ * 1.1 and later, data, MAC unless encrypt-then-MAC); the cipher appends
+ * the padding, n + 1 bytes of value n up to the next whole block, and
+ * encrypts the whole record with the chaining value carried over from the
+ * previous record.
+ */
+static int cbc_tls_seal(struct pl_aes *c, unsigned char *rec, size_t *outl,
+			size_t outsize, size_t inl)
+{
+	size_t padn = 16 - inl % 16;
+
+	if (outsize < inl + padn) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	memset(rec + inl, (int)(padn - 1), padn);
+	inl += padn;
+	aes_blocks(c, PL_CBC, c->cw_enc, c->ekey, rec, rec, inl / 16);
+	*outl = inl;
+	return 1;
+}
+
+/*
+ * CBC, receiving: decrypt the record, skip the explicit IV (TLS 1.1+),
+ * check and remove the padding and take the MAC out into c->tls_mac, where
+ * libssl fetches it ("tls-mac") to compare with its own.
+ *
+ * The padding length and the MAC's position come from decrypted bytes, so
+ * everything after the decryption is constant time: the padding check
+ * reads the last 256 bytes (or the whole record) whatever the padding
+ * length claims, and accumulates its verdict into a mask; the MAC is
+ * gathered from every byte that could belong to it, each byte stored at a
+ * position that depends only on the loop counter, and then rotated into
+ * place by a loop that reads every byte for every position.  Bad padding
+ * is not reported: the record keeps its full length and the MAC handed out
+ * is random, so the caller's MAC check fails as it would for a bad MAC.
+ * The random bytes are drawn for every record, good or bad.
+ *
+ * With encrypt-then-MAC libssl sets tls-mac-size 0 and has checked the MAC
+ * before decrypting: bad padding is then an error.
+ */
+static int cbc_tls_open(struct pl_aes *c, unsigned char *rec, size_t *outl,
+			size_t inl)
+{
+	unsigned char rot[PL_TLS_MAX_MAC], rnd[PL_TLS_MAX_MAC];
+	size_t skip = c->tls_version == PL_TLS1_VERSION ? 0 : 16;
+	size_t mac = c->tls_macsize, len, pad, good, body, mstart, lo;
+	size_t i, j, k, r = 0;
+	unsigned char *p;
+
+	/* the record's length is public: these checks may branch */
+	if (inl % 16 || inl < skip || inl - skip < 1 + mac) {
+		PL_ERR(c->pc, PL_R_TLS_RECORD);
+		return 0;
+	}
+	if (mac && getrandom(rnd, mac, 0) != (ssize_t)mac) {
+		PL_ERR(c->pc, PL_R_RANDOM);
+		return 0;
+	}
+	aes_blocks(c, PL_CBC, c->cw_dec, c->dkey, rec, rec, inl / 16);
+	p = rec + skip;
+	len = inl - skip;
+
+	/* the last byte n, and the n bytes before it equal to n */
+	pad = p[len - 1];
+	good = ~ct_lt(len, 1 + mac + pad);
+	for (i = 0; i < 256 && i < len; i++)
+		good &= ~(~ct_lt(pad, i) & (size_t)(p[len - 1 - i] ^ pad));
+	good = ct_eq(good & 0xff, 0xff);
+	body = len - (good & (pad + 1));
+	if (!mac) {
+		if (!good) {
+			PL_ERR(c->pc, PL_R_BAD_DECRYPT);
+			return 0;
+		}
+		*outl = body;
+		return 1;
+	}
+
+	/*
+	 * The MAC starts at most 256 bytes before its position without
+	 * padding.  rot[k] collects the bytes at offsets k, k + mac, ... from
+	 * lo that lie inside the MAC; r is the slot of its first byte.
+	 */
+	mstart = body - mac;
+	lo = len > mac + 256 ? len - mac - 256 : 0;
+	memset(rot, 0, mac);
+	for (i = lo, k = 0; i < len; i++) {
+		size_t in = ~ct_lt(i, mstart) & ct_lt(i, mstart + mac);
+
+		r |= ct_eq(i, mstart) & k;
+		rot[k] |= p[i] & (unsigned char)in;
+		k = k + 1 == mac ? 0 : k + 1;
+	}
+	for (j = 0; j < mac; j++) {
+		size_t want = r + j, b = 0;
+
+		want -= mac & ~ct_lt(want, mac);
+		for (k = 0; k < mac; k++)
+			b |= rot[k] & ct_eq(k, want);
+		c->tls_mac[j] = (unsigned char)((b & good) | (rnd[j] & ~good));
+	}
+	pl_cleanse(rot, sizeof(rot));
+	pl_cleanse(rnd, sizeof(rnd));
+	*outl = body - mac;
+	return 1;
+}
+
+/* One TLS record per update, in place (libssl) or copied there first. */
+static int cbc_tls_record(struct pl_aes *c, unsigned char *out, size_t *outl,
+			  size_t outsize, const unsigned char *in, size_t inl)
+{
+	if (!in || !out || outsize < inl) {
+		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (in != out)
+		memmove(out, in, inl);
+	if (c->enc)
+		return cbc_tls_seal(c, out, outl, outsize, inl);
+	return cbc_tls_open(c, out, outl, inl);
+}
+
+/*
+ * GCM's "tlsaad": the record header (sequence number, type, version,
+ * length), whose length libssl gives as the record's; the AAD holds the
+ * plaintext's length, so the explicit IV (and when decrypting the tag)
+ * is taken off.  The record grows by the tag ("tlsaadpad").
+ */
+static int gcm_tls_aad(struct pl_aes *c, const OSSL_PARAM *p)
+{
+	const unsigned char *a = p->data;
+	size_t len, less = PL_TLS_EXPLICIT_IV + (c->enc ? 0 : PL_TLS_TAG);
+
+	if (p->data_type != OSSL_PARAM_OCTET_STRING || !a ||
+	    p->data_size != PL_TLS_AAD_LEN)
+		goto bad;
+	len = (size_t)a[11] << 8 | a[12];
+	if (len < less)
+		goto bad;
+	len -= less;
+	memcpy(c->tls_aad, a, 11);
+	c->tls_aad[11] = (unsigned char)(len >> 8);
+	c->tls_aad[12] = (unsigned char)len;
+	c->tls_aad_set = 1;
+	return 1;
+bad:
+	PL_ERR(c->pc, PL_R_INVALID_AAD);
+	return 0;
+}
+
+/*
+ * "tlsivfixed": the implicit part of the nonce (TLS 1.2: 4 bytes from the
+ * key block).  The explicit part, at least 8 bytes, is a counter that
+ * starts at a random value when sending.  A length of (size_t)-1 gives the
+ * whole IV (EVP_CTRL_GCM_SET_IV_FIXED with -1).
+ */
+static int gcm_tls_iv_fixed(struct pl_aes *c, const OSSL_PARAM *p)
+{
+	size_t n = p->data_size;
+
+	if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data ||
+	    (n != (size_t)-1 &&
+	     (n < PL_TLS_FIXED_IV || n > c->ivlen || c->ivlen - n < PL_TLS_EXPLICIT_IV))) {
+		PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
+		return 0;
+	}
+	if (n == (size_t)-1) {
+		memcpy(c->oiv, p->data, c->ivlen);
+	} else {
+		memcpy(c->oiv, p->data, n);
+		if (c->enc && n < c->ivlen &&
+		    getrandom(c->oiv + n, c->ivlen - n, 0) != (ssize_t)(c->ivlen - n)) {
+			PL_ERR(c->pc, PL_R_RANDOM);
+			return 0;
+		}
+	}
+	c->tls_iv_gen = 1;
+	c->iv_set = 0;
+	return 1;
+}
+
+/*
+ * One GCM record: explicit IV (8 bytes), data, tag (16 bytes).  Sending,
+ * the explicit IV is the counter in the last 8 bytes of the IV, written
+ * into the record and incremented; receiving, it is read from the record.
+ */
+static int gcm_tls_record(struct pl_aes *c, unsigned char *out, size_t *outl,
+			  size_t outsize, const unsigned char *in, size_t inl)
+{
+	unsigned char *iv = c->oiv + c->ivlen - PL_TLS_EXPLICIT_IV, tag[16];
+	size_t len, n;
+	unsigned int diff;
+
+	c->tls_aad_set = 0;		/* an AAD serves one record */
+	if (!in || !out || inl < PL_TLS_EXPLICIT_IV + PL_TLS_TAG || outsize < inl) {
+		PL_ERR(c->pc, PL_R_TLS_RECORD);
+		return 0;
+	}
+	if (!c->tls_iv_gen) {
+		PL_ERR(c->pc, PL_R_NO_IV_SET);
+		return 0;
+	}
+	if (in != out)
+		memmove(out, in, inl);
+	if (c->enc)
+		memcpy(out, iv, PL_TLS_EXPLICIT_IV);
+	else
+		memcpy(iv, out, PL_TLS_EXPLICIT_IV);
+	len = inl - PL_TLS_EXPLICIT_IV - PL_TLS_TAG;
+	out += PL_TLS_EXPLICIT_IV;
+	c->iv_set = 1;
+	gcm_start(c);
+	gcm_update(c, NULL, &n, 0, c->tls_aad, PL_TLS_AAD_LEN);
+	gcm_update(c, out, &n, len, out, len);
+	gcm_tag(c, tag);
+	c->iv_set = 0;
+	if (c->enc) {
+		memcpy(out + len, tag, PL_TLS_TAG);
+		ctr_inc(iv, PL_TLS_EXPLICIT_IV - 1, 0);
+		*outl = inl;
+		return 1;
+	}
+	diff = bytes_differ(tag, out + len, PL_TLS_TAG);
+	pl_cleanse(tag, sizeof(tag));
+	if (diff) {
+		pl_cleanse(out, len);
+		PL_ERR(c->pc, PL_R_BAD_DECRYPT);
+		return 0;
+	}
+	*outl = len;
 	return 1;
 }
 
@@ -787,8 +1096,12 @@ static int aes_update(void *vc, unsigned char *out, size_t *outl, size_t outsize
 		PL_ERR(c->pc, PL_R_NO_KEY_SET);
 		return 0;
 	}
+	if (c->mode == PL_GCM && c->tls_aad_set)	/* an empty update waits */
+		return !inl || gcm_tls_record(c, out, outl, outsize, in, inl);
 	if (c->mode == PL_GCM)
 		return gcm_update(c, out, outl, outsize, in, inl);
+	if (c->mode == PL_CBC && c->tls_version)
+		return cbc_tls_record(c, out, outl, outsize, in, inl);
 	if (!inl)
 		return 1;
 	if (c->mode == PL_ECB || c->mode == PL_CBC)
@@ -818,6 +1131,11 @@ static int aes_final(void *vc, unsigned char *out, size_t *outl, size_t outsize)
 	}
 	if (c->mode == PL_GCM)
 		return gcm_final(c, outl);
+	if (c->mode == PL_CBC && c->tls_version) {
+		/* each TLS record is complete in its update */
+		PL_ERR(c->pc, PL_R_UNSUPPORTED);
+		return 0;
+	}
 	if (c->mode == PL_ECB || c->mode == PL_CBC)
 		return block_final(c, out, outl, outsize);
 	return 1;
@@ -914,6 +1232,10 @@ static const OSSL_PARAM aes_ctx_gettable[] = {
 	{ OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ OSSL_CIPHER_PARAM_AEAD_TAGLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_TLS_MAC, OSSL_PARAM_OCTET_PTR, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t),
+	  0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
@@ -923,6 +1245,12 @@ static const OSSL_PARAM aes_ctx_settable[] = {
 	{ OSSL_CIPHER_PARAM_NUM, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
 	{ OSSL_CIPHER_PARAM_AEAD_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
 	{ OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_TLS_VERSION, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int),
+	  0 },
+	{ OSSL_CIPHER_PARAM_TLS_MAC_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
 
@@ -938,6 +1266,27 @@ static const OSSL_PARAM *aes_settable_ctx_params(void *cctx, void *provctx)
 	(void)cctx;
 	(void)provctx;
 	return aes_ctx_settable;
+}
+
+/*
+ * "tlsivgen": the explicit part of the next nonce (the last bytes of the
+ * IV, all of it if asked for 0 bytes), then the counter moves on.
+ */
+static int gcm_tls_iv_gen(struct pl_aes *c, OSSL_PARAM *p)
+{
+	size_t n = p->data_size;
+
+	if (c->mode != PL_GCM || !c->enc || !c->tls_iv_gen || !c->key_set ||
+	    !p->data || p->data_type != OSSL_PARAM_OCTET_STRING) {
+		PL_ERR(c->pc, PL_R_NO_IV_SET);
+		return 0;
+	}
+	if (n == 0 || n > c->ivlen)
+		n = c->ivlen;
+	memcpy(p->data, c->oiv + c->ivlen - n, n);
+	p->return_size = n;
+	ctr_inc(c->oiv + c->ivlen - PL_TLS_EXPLICIT_IV, PL_TLS_EXPLICIT_IV - 1, 0);
+	return 1;
 }
 
 static int aes_get_ctx_params(void *vc, OSSL_PARAM params[])
@@ -969,6 +1318,13 @@ static int aes_get_ctx_params(void *vc, OSSL_PARAM params[])
 			     pl_param_set_octets(p, c->tag, p->data_size);
 			if (!ok)
 				PL_ERR(c->pc, PL_R_INVALID_TAG);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC)) {
+			ok = c->mode == PL_CBC &&
+			     pl_param_set_octet_ptr(p, c->tls_mac, c->tls_macsize);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) {
+			ok = c->mode == PL_GCM && pl_param_set_size(p, PL_TLS_TAG);
+		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) {
+			ok = gcm_tls_iv_gen(c, p);
 		}
 		if (!ok)
 			return 0;
@@ -1023,10 +1379,46 @@ static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[])
 				memcpy(c->tag, p->data, p->data_size);
 				c->tag_set = 1;
 			}
+		} else if (c->mode == PL_CBC &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION)) {
+			if (!pl_param_get_size(p, &v))
+				goto bad;
+			if (v && !tls_version_known(v)) {
+				PL_ERR(c->pc, PL_R_UNSUPPORTED);
+				return 0;
+			}
+			c->tls_version = (unsigned int)v;
+		} else if (c->mode == PL_CBC &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) {
+			if (!pl_param_get_size(p, &v) || v > PL_TLS_MAX_MAC)
+				goto bad;
+			c->tls_macsize = v;
+		} else if (c->mode == PL_GCM &&
+			   (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION) ||
+			    !strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC_SIZE))) {
+			/* libssl sets them for every cipher; GCM records need neither */
+			if (!pl_param_get_size(p, &v))
+				goto bad;
+		} else if (c->mode == PL_GCM &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) {
+			if (!gcm_tls_aad(c, p))
+				return 0;
+		} else if (c->mode == PL_GCM &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) {
+			if (!gcm_tls_iv_fixed(c, p))
+				return 0;
+		} else if (c->mode == PL_GCM &&
+			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) {
+			if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data ||
+			    c->enc || !c->tls_iv_gen || p->data_size > c->ivlen) {
+				PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
+				return 0;
+			}
+			memcpy(c->oiv + c->ivlen - p->data_size, p->data, p->data_size);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) {
-			/* TLS 1.2 record processing inside the cipher: not here */
+			/* TLS records only for the modes TLS uses (CBC, GCM) */
 			PL_ERR(c->pc, PL_R_UNSUPPORTED);
 			return 0;
 		}

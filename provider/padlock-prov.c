@@ -37,6 +37,9 @@ static const OSSL_ITEM pl_reason_strings[] = {
 	{ PL_R_MALLOC_FAILURE, "out of memory" },
 	{ PL_R_NO_IV_SET, "no iv set" },
 	{ PL_R_UNSUPPORTED, "unsupported" },
+	{ PL_R_INVALID_AAD, "invalid TLS AAD" },
+	{ PL_R_TLS_RECORD, "invalid TLS record" },
+	{ PL_R_RANDOM, "getrandom failed" },
 	{ 0, NULL }
 };
 
@@ -164,6 +167,17 @@ int pl_param_set_octets(OSSL_PARAM *p, const void *v, size_t len)
 	if (p->data_size < len)
 		return 0;
 	memcpy(p->data, v, len);
+	return 1;
+}
+
+/* A pointer into the provider's memory (TLS MAC), valid until the next call. */
+int pl_param_set_octet_ptr(OSSL_PARAM *p, const void *v, size_t len)
+{
+	if (p->data_type != OSSL_PARAM_OCTET_PTR)
+		return 0;
+	p->return_size = len;
+	if (p->data)
+		*(const void **)p->data = v;
 	return 1;
 }
 

@@ -49,6 +49,9 @@ enum {
 	PL_R_MALLOC_FAILURE,
 	PL_R_NO_IV_SET,
 	PL_R_UNSUPPORTED,
+	PL_R_INVALID_AAD,
+	PL_R_TLS_RECORD,
+	PL_R_RANDOM,
 };
 
 void pl_error(const struct pl_provctx *pc, int reason, const char *func);
@@ -63,6 +66,7 @@ int pl_param_get_size(const OSSL_PARAM *p, size_t *v);
 int pl_param_get_uint(const OSSL_PARAM *p, unsigned int *v);
 int pl_param_set_utf8(OSSL_PARAM *p, const char *s);
 int pl_param_set_octets(OSSL_PARAM *p, const void *v, size_t len);
+int pl_param_set_octet_ptr(OSSL_PARAM *p, const void *v, size_t len);
 
 void pl_cleanse(void *p, size_t n);
 void *pl_zalloc_aligned(size_t n);

@@ -147,4 +147,15 @@ PLU_DEFINE_XSHA_BLOCKS(xsha256, PLU_XSHA256)
 PLU_DEFINE_XSHA_BLOCKS(xsha384, PLU_XSHA384)
 PLU_DEFINE_XSHA_BLOCKS(xsha512, PLU_XSHA512)
 
+/*
+ * An empty statement the compiler must assume reads and changes v: masks
+ * built from secret data pass through it, so that the compiler cannot
+ * prove them all-ones or all-zeroes and turn their use back into a branch.
+ */
+static inline size_t plu_value_barrier(size_t v)
+{
+	asm("" : "+r" (v));
+	return v;
+}
+
 #endif /* PADLOCK_USER_ASM_H */

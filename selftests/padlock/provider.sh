@@ -19,15 +19,22 @@
 #    HMAC (OpenSSL's) over the provider's digests; OpenSSL's errors on bad
 #    input; a multi-MiB unaligned in-place buffer per mode; aligned buffers
 #    that end right before an unreadable page (the prefetch erratum);
-#  - TLS 1.3 (TLS_AES_128_GCM_SHA256) between openssl s_server and
-#    s_client over loopback, both preferring padlock (?provider=padlock)
-#    (check-long, or PADLOCK_PROVIDER_TLS=1);
+#  - TLS records as libssl hands them to the cipher (CBC: TLS 1.0/1.1/1.2,
+#    encrypt-then-MAC and MAC-then-encrypt with 20/32/48-byte MACs; GCM:
+#    tlsaad, fixed and explicit IVs) against the default provider, with
+#    tampered records (bad padding, length, tag): PADLOCK_PROVIDER_CASES
+#    records per variant;
+#  - TLS 1.3 (TLS_AES_128_GCM_SHA256) and TLS 1.2 (ECDHE-ECDSA-AES128-GCM-
+#    SHA256, ECDHE-ECDSA-AES128-SHA256 with and without encrypt-then-MAC)
+#    between openssl s_server and s_client over loopback, both preferring
+#    padlock (?provider=padlock) (check-long, or PADLOCK_PROVIDER_TLS=1);
 #  - the same provider binary in the OpenSSL 3.5 (trixie), 3.6 (sid) and
 #    4.0 (openssl4: experimental's, provider/tests/openssl4-root) build
 #    roots of $PADLOCK_CACHE when they are there (make check: on the
 #    zhaoxin profile; check-long: everywhere); in the 4.0 root the test
 #    program is built against 4.0's libcrypto, and its own s_server and
-#    s_client make a TLS 1.3 connection through padlock;
+#    s_client make a TLS 1.3 connection through padlock (and the TLS 1.2 ones
+#    at the long scale);
 #  - the simulator counted the provider's xcrypt/xsha instructions and no
 #    violation (VIA Nano stepping 2: the prefetch erratum).
 # Without PadLock (profile none) the provider must load, offer nothing and
@@ -223,6 +230,8 @@ for a in ECB CBC CTR CFB OFB GCM SHA1 SHA224 SHA256 SHA384 SHA512 hmac-SHA1 hmac
 	report diff "$a" "$cases" "$seed"
 done
 took "the random cases"
+report tls "$cases" "$seed"
+took "the TLS records"
 report errors
 report big "$big"
 report edge
@@ -243,57 +252,96 @@ else
 	ktap_fail "openssl enc -aes-128-cbc -propquery provider=padlock = default provider"
 fi
 
-# --- TLS 1.3 (AES-128-GCM) over loopback, both ends preferring padlock ---
-# tls13 LABEL PORT DIR [RUN...]: openssl s_server -rev and s_client, run as
-# RUN... (nothing, or a chroot into another root with the provider in DIR,
-# which is $tmp as RUN sees it); passes if the server's reversed line came
-# back and the simulator counted xcrypt instructions meanwhile.  Both keep
-# their random generator on the default provider (OpenSSL's [random]
-# configuration): its AES-256-CTR would otherwise prefer padlock too (it
-# does in 3.0), and the count would not show that the records ran there.
-tls13() {
-	local label=$1 port=$2 d=$3 reply c0 c1 spid
+# --- TLS over loopback, both ends preferring padlock ---
+# A certificate for every exchange below, here and in the other roots
+# (which see $tmp as /mnt).  OpenSSL's random generator stays on the
+# default provider (the [random] section of tls-random.cnf): its
+# AES-256-CTR would otherwise prefer padlock too (it does in 3.0), and the
+# counts would not show that the records ran there.
+printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'random = random_sect' \
+	'[random_sect]' 'properties = provider=default' > "$tmp/tls-random.cnf"
+tls_cert=
+OPENSSL_CONF=$tmp/tls-random.cnf openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
+	-nodes -subj /CN=localhost -days 1 -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
+	> /dev/null 2>&1 && tls_cert=1
+# the guest's own OpenSSL and the TLS 1.2 suites everywhere: check-long, or
+# PADLOCK_PROVIDER_TLS=1 (tens of seconds per connection under emulation)
+tls_on=
+if [ -n "$tls_cert" ] && { [ "$PADLOCK_SCALE" = long ] || [ "${PADLOCK_PROVIDER_TLS:-}" = 1 ]; }; then
+	tls_on=1
+fi
+tls_port=44330
+
+# tls_loopback ROOT COUNTER DESC ARGS...: s_server -rev and s_client with
+# ARGS (in build root ROOT, or here for ""), a line sent and its reversal
+# checked, and the simulator's COUNTER (xcrypt: all modes) meanwhile
+tls_loopback() {
+	local root=$1 counter=$2 desc=$3 run=() d=$tmp line reply want= i c0 c1
 	shift 3
-	local tls=(-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 -provider padlock -provider default
-		   -propquery '?provider=padlock')
-	printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' 'random = random_sect' \
-		'[random_sect]' 'properties = provider=default' > "$tmp/tls-random.cnf"
-	set -- "$@" env OPENSSL_CONF="$d/tls-random.cnf"
-	if ! "$@" openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-subj /CN=localhost -days 1 -keyout "$d/key.pem" -out "$d/cert.pem" > /dev/null 2>&1; then
-		ktap_skip "$label TLS 1.3 over loopback" "openssl req could not make a certificate"
+	local args=("$@" -provider padlock -provider default -propquery '?provider=padlock')
+
+	if [ -z "$tls_cert" ]; then
+		ktap_skip "$desc over loopback" "openssl req could not make a certificate"
 		return
 	fi
-	c0=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
-	"$@" openssl s_server -accept "$port" -naccept 1 -rev -cert "$d/cert.pem" -key "$d/key.pem" \
-		"${tls[@]}" > "$tmp/server.log" 2>&1 &
-	spid=$!
+	if [ -n "$root" ]; then
+		run=(chroot "$root" env OPENSSL_MODULES=/mnt)
+		d=/mnt
+	fi
+	run+=(env OPENSSL_CONF="$d/tls-random.cnf")
+	tls_port=$((tls_port + 1))
+	line="padlock provider over $desc"
+	for ((i = ${#line} - 1; i >= 0; i--)); do
+		want+=${line:i:1}
+	done
+	c0=$(xsum "$counter")
+	"${run[@]}" openssl s_server -accept $tls_port -naccept 1 -rev -cert "$d/cert.pem" \
+		-key "$d/key.pem" "${args[@]}" > "$tmp/server.log" 2>&1 &
+	local spid=$!
 	for _ in $(seq 1 60); do
 		grep -q ACCEPT "$tmp/server.log" && break
 		sleep 1
 	done
 	# "CLOSE" makes s_server -rev end the connection after the reply, and
 	# s_client (-quiet: it waits for the server) exits
-	reply=$(printf 'padlock provider over TLS 1.3\nCLOSE\n' |
-		timeout 120 "$@" openssl s_client -connect "127.0.0.1:$port" -quiet "${tls[@]}" \
-		2> "$tmp/client.log")
+	reply=$(printf '%s\nCLOSE\n' "$line" |
+		timeout 120 "${run[@]}" openssl s_client -connect 127.0.0.1:$tls_port -quiet \
+		"${args[@]}" 2> "$tmp/client.log")
 	wait $spid 2>/dev/null
-	c1=$(( $(ctr xcrypt_ctr) + $(ctr xcrypt_ecb) ))
-	if [ "$reply" = "3.1 SLT revo redivorp kcoldap" ] && [ $((c1 - c0)) -gt 0 ]; then
-		ktap_pass "${label}TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback, s_server -rev answered, $((c1 - c0)) xcrypt instructions"
+	c1=$(xsum "$counter")
+	if [ "$reply" = "$want" ] && [ $((c1 - c0)) -gt 0 ]; then
+		ktap_pass "$desc over loopback, s_server -rev answered, $((c1 - c0)) ${counter/_/-} instructions"
 	else
-		ktap_diag "reply: '$reply', xcrypt instructions: $((c1 - c0))"
+		ktap_diag "reply: '$reply', ${counter/_/-} instructions: $((c1 - c0))"
 		ktap_diag "$(tail -n 5 "$tmp/server.log" "$tmp/client.log")"
-		ktap_fail "${label}TLS 1.3 TLS_AES_128_GCM_SHA256 over loopback with padlock"
+		ktap_fail "$desc over loopback with padlock"
 	fi
 }
-# (check-long only, or PADLOCK_PROVIDER_TLS=1)
-if [ "$PADLOCK_SCALE" != long ] && [ "${PADLOCK_PROVIDER_TLS:-}" != 1 ]; then
-	ktap_skip "TLS 1.3 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs it)"
+
+# tls12 ROOT LABEL: the TLS 1.2 suites.  With MAC-then-encrypt, libssl
+# prefers OpenSSL's stitched AES-CBC-HMAC-SHA ciphers (default provider
+# only) where the CPU has AES-NI and SSSE3 (the zhaoxin profile): that test
+# masks AES-NI from OpenSSL (OPENSSL_ia32cap) so that the records go
+# through padlock, as on a VIA CPU.
+tls12() {
+	local root=$1 label=$2
+
+	tls_loopback "$root" xcrypt "${label}TLS 1.2 ECDHE-ECDSA-AES128-GCM-SHA256" \
+		-tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256
+	tls_loopback "$root" xcrypt_cbc "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, encrypt-then-MAC" \
+		-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA256
+	OPENSSL_ia32cap='~0x200000200000000' \
+	tls_loopback "$root" xcrypt_cbc "${label}TLS 1.2 ECDHE-ECDSA-AES128-SHA256, MAC-then-encrypt (-no_etm)" \
+		-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA256 -no_etm
+}
+
+if [ -z "$tls_on" ]; then
+	ktap_skip "TLS 1.3 and TLS 1.2 over loopback" "check-long only (PADLOCK_PROVIDER_TLS=1 runs them)"
 else
-	tls13 "" 44330 "$tmp"
+	tls_loopback "" xcrypt "TLS 1.3 TLS_AES_128_GCM_SHA256" -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256
+	tls12 "" ""
 fi
-took "TLS 1.3"
+took "TLS over loopback"
 
 # --- the same binary in newer OpenSSL build roots ---
 for root in $roots; do
@@ -360,11 +408,16 @@ for root in $roots; do
 		ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" diff "$a" \
 			"$cases" "$seed" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
 	done
+	ktap_report < <(chroot "$r" env OPENSSL_MODULES=/mnt "$pt" tls \
+		"$cases" "$seed" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 OpenSSL $lib: /")
 	# OpenSSL 4: its own s_server and s_client through the provider
 	if [ "${ver%%.*}" -ge 4 ] 2>/dev/null; then
-		tls13 "OpenSSL $ver ($root): " 44331 /mnt chroot "$r" env OPENSSL_MODULES=/mnt
+		tls_loopback "$r" xcrypt "OpenSSL $ver ($root): TLS 1.3 TLS_AES_128_GCM_SHA256" \
+			-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256
 		took "TLS 1.3 with OpenSSL $ver"
 	fi
+	# libssl 3.2 and later have their own record layer
+	[ -n "$tls_on" ] && tls12 "$r" "OpenSSL $ver ($root): "
 	took "OpenSSL $ver"
 done
 
