@@ -1276,13 +1276,16 @@ static int gcm_tls_iv_gen(struct pl_aes *c, OSSL_PARAM *p)
 {
 	size_t n = p->data_size;
 
-	if (c->mode != PL_GCM || !c->enc || !c->tls_iv_gen || !c->key_set ||
+	if (c->mode != PL_GCM || !c->tls_iv_gen || !c->key_set ||
 	    !p->data || p->data_type != OSSL_PARAM_OCTET_STRING) {
 		PL_ERR(c->pc, PL_R_NO_IV_SET);
 		return 0;
 	}
 	if (n == 0 || n > c->ivlen)
 		n = c->ivlen;
+	/* the next message runs on this IV, the one after on the next */
+	c->iv_set = 1;
+	gcm_start(c);
 	memcpy(p->data, c->oiv + c->ivlen - n, n);
 	p->return_size = n;
 	ctr_inc(c->oiv + c->ivlen - PL_TLS_EXPLICIT_IV, PL_TLS_EXPLICIT_IV - 1, 0);
