@@ -239,10 +239,37 @@ crypto_tests_wait() {
 	return 0
 }
 
-# sim_counter NAME: total of a padlock-sim counter (empty without the sim).
+# sim_counter NAME: total over all CPUs of a PadLock counter, by
+# padlock-sim's name for it, under either CPU model: padlock-sim's counters
+# file, or on the project's QEMU (PADLOCK_CPU_MODEL=qemu) the emulated
+# CPU's per-vCPU counter MSRs, read and summed by
+# tools/testing/qemu/padlock-msr.  Empty when the counter does not exist
+# under the model that runs (no simulator, or a simulator-only counter
+# such as traps or popf_seen on QEMU).
 sim_counter() {
-	local f=/sys/kernel/debug/padlock-sim/counters
-	[ -r "$f" ] && awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
+	local f=/sys/kernel/debug/padlock-sim/counters m
+	if [ -r "$f" ]; then
+		awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
+		return
+	fi
+	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	case $1 in
+	aes_blocks) m=xcrypt_blocks ;;
+	sha_bytes) m=xsha_bytes ;;
+	interrupts) m=resumes ;;
+	key_loads|key_cached|violations|rng_bytes|rng_nodata|xstore|rep_xstore|\
+	xcrypt_ecb|xcrypt_cbc|xcrypt_ctr|xcrypt_cfb|xcrypt_ofb|\
+	xsha1|xsha256|xsha384|xsha512) m=$1 ;;
+	*) return 1 ;;
+	esac
+	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
+}
+
+# padlock_counters: true when sim_counter can read the instruction counters
+# (padlock-sim is loaded, or the project's QEMU runs the guest).
+padlock_counters() {
+	[ -r /sys/kernel/debug/padlock-sim/counters ] ||
+		[ -n "$(sim_counter xstore)" ]
 }
 
 # xsha_total: xsha instructions of every kind the simulator executed so far
