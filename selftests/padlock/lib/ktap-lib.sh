@@ -265,6 +265,17 @@ sim_counter() {
 	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
 }
 
+# padlock_need_sim WHAT: skip the whole program unless padlock-sim is
+# loaded.  WHAT says what of the simulator the program tests or needs: on
+# the project's QEMU, which runs the PadLock instructions in the emulated
+# CPU without padlock-sim, that is the reason of the skip.
+padlock_need_sim() {
+	[ -d /sys/kernel/debug/padlock-sim ] && return 0
+	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] &&
+		ktap_skip_all "simulator-specific: $1; the QEMU model runs without padlock-sim"
+	ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+}
+
 # padlock_counters: true when sim_counter can read the instruction counters
 # (padlock-sim is loaded, or the project's QEMU runs the guest).
 padlock_counters() {
