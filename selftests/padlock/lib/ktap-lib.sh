@@ -187,11 +187,18 @@ padlock_plan_gate() {
 	IFS=, read -r -a list <<< "$pats"
 	for pat in "${list[@]}"; do
 		# A VM under --icount is a plan entry of its own, KERNEL/PROFILE@icount,
-		# and runs only the programs whose patterns name "@icount".
+		# and runs only the programs whose patterns name "@icount"; the
+		# same for a VM on the QEMU model, KERNEL/PROFILE@qemu.
 		if [ "${PADLOCK_ICOUNT:-0}" = 1 ]; then
 			[[ "$pat" == *@icount ]] || continue
 			# shellcheck disable=SC2254
 			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@icount" in $pat) return 0 ;; esac
+			continue
+		fi
+		if [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
+			[[ "$pat" == *@qemu ]] || continue
+			# shellcheck disable=SC2254
+			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@qemu" in $pat) return 0 ;; esac
 			continue
 		fi
 		# shellcheck disable=SC2254
