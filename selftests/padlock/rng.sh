@@ -152,7 +152,7 @@ if [ -w $SIMP/rng_status_enable ]; then
 	done
 	read_hwrng 64 > /dev/null
 else
-	ktap_skip "status bit 6 under both readings" "padlock-sim without rng_status_enable (the QEMU model reports bit 6 on every profile)"
+	ktap_skip "status bit 6 under both readings" "padlock-sim without rng_status_enable (the QEMU model has no knob for that reading)"
 fi
 
 # ---- "no data yet" ---------------------------------------------------------------------
