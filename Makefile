@@ -25,7 +25,8 @@
 #                         under KASAN/lockdep/kmemleak, a deliberate fault
 #   make qemu             QEMU with PadLock in its software CPU, from Debian's
 #                         source package and tools/testing/qemu/patches, for
-#                         tools/testing/vm/run --cpu-model qemu
+#                         tools/testing/vm/run --cpu-model qemu (make setup
+#                         builds it too; this rebuilds it after a change)
 
 VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)

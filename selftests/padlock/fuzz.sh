@@ -26,7 +26,7 @@ sim=/sys/kernel/debug/padlock-sim
 [ -e $P/fuzz_iterations ] ||
 	ktap_skip_all "kernel $(uname -r) has no randomized crypto self-tests (CRYPTO_MANAGER_EXTRA_TESTS); make check-debug builds one"
 [ "$(cat $P/noextratests 2>/dev/null)" = Y ] && ktap_skip_all "cryptomgr.noextratests=1 is set"
-[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+padlock_need_sim "reads padlock-sim's profile and violation log"
 units=" $(awk 'NR == 2' "$sim/profile") "
 iters=${PADLOCK_FUZZ_ITERATIONS:-100}
 # Only this program's loads get the raised count: template instances

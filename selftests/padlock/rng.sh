@@ -87,22 +87,37 @@ else
 fi
 
 # ---- injected status failures ----------------------------------------------------
+# status_fault NAME SET CLEAR: with the fault that command SET injects,
+# /dev/hwrng delivers nothing new and padlock-rng counts a failure; after
+# CLEAR reads recover.
+status_fault() {
+	local f0 f1 got after
+	f0=$(cat $PARAMS/failures)
+	eval "$2"
+	got=$(read_hwrng 512)
+	f1=$(cat $PARAMS/failures)
+	eval "$3"
+	after=$(read_hwrng 256)
+	# The core hands out at most one buffer (<= 64 bytes) left over
+	# from before the fault; nothing of the faulty state.
+	if [ "$got" -le 64 ] && [ "$f1" -gt "$f0" ] && [ "$after" = 256 ]; then
+		ktap_pass "$1: no data ($got bytes, all from before), failures $f0 -> $f1, recovers"
+	else
+		ktap_fail "$1: got $got bytes, failures $f0 -> $f1, after clearing $after bytes"
+	fi
+}
+MSR="$PADLOCK_TOP/tools/testing/qemu/padlock-msr"
 if [ -w $SIM/rng_rawbits ]; then
 	for knob in rng_rawbits=1 rng_dc_bias=3 rng_strfilt_fail=1 rng_disabled=1; do
 		k=${knob%=*} v=${knob#*=}
-		f0=$(cat $PARAMS/failures)
-		echo "$v" > $SIM/$k
-		got=$(read_hwrng 512)
-		f1=$(cat $PARAMS/failures)
-		echo 0 > $SIM/$k
-		after=$(read_hwrng 256)
-		# The core hands out at most one buffer (<= 64 bytes) left over
-		# from before the fault; nothing of the faulty state.
-		if [ "$got" -le 64 ] && [ "$f1" -gt "$f0" ] && [ "$after" = 256 ]; then
-			ktap_pass "$k: no data ($got bytes, all from before), failures $f0 -> $f1, recovers"
-		else
-			ktap_fail "$k: got $got bytes, failures $f0 -> $f1, after clearing $after bytes"
-		fi
+		status_fault "$k" "echo $v > $SIM/$k" "echo 0 > $SIM/$k"
+	done
+elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] && "$MSR" --set rng_status 0 2> /dev/null; then
+	# the QEMU model's rng_status knob: bits ORed into every status word
+	# (raw bits, DC bias 3, string filter enabled and failed)
+	for knob in rng_rawbits=0x2000 rng_dc_bias=0xc00 rng_strfilt_fail=0xc000; do
+		k=${knob%=*} v=${knob#*=}
+		status_fault "$k" "'$MSR' --set rng_status $((v))" "'$MSR' --set rng_status 0"
 	done
 else
 	ktap_skip "injected RNG status failures" "padlock-sim has no rng_* knobs"
@@ -137,7 +152,7 @@ if [ -w $SIMP/rng_status_enable ]; then
 	done
 	read_hwrng 64 > /dev/null
 else
-	ktap_skip "status bit 6 under both readings" "padlock-sim without rng_status_enable"
+	ktap_skip "status bit 6 under both readings" "padlock-sim without rng_status_enable (the QEMU model has no knob for that reading)"
 fi
 
 # ---- "no data yet" ---------------------------------------------------------------------
@@ -192,7 +207,7 @@ if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
 		ktap_fail "knob off: reads recover ($after of 4096 bytes, rng_nodata $n3 -> $n4)"
 	fi
 else
-	ktap_skip "no data yet" "padlock-sim without rng_nodata_rate / rng_nodata counter"
+	ktap_skip "no data yet" "padlock-sim without rng_nodata_rate / rng_nodata counter (the QEMU model has no partial no-data rate)"
 fi
 
 # ---- a stalled RNG ---------------------------------------------------------------------
@@ -241,9 +256,32 @@ bounded() {
 # dd_hwrng BYTES OUT: one fullblock read of BYTES into file OUT, status = dd's
 dd_hwrng() { dd if=/dev/hwrng of="$2" bs="$1" count=1 iflag=fullblock 2>/dev/null; }
 
-stall_clear() { echo 0 > $SIMP/rng_stall; echo 0 > $SIMP/rng_delay; }
-
+# The stall under either model: padlock-sim's rng_stall (rng_delay only
+# there), or the QEMU model's rng_nodata knob.  stall_spins: REP XSTOREs
+# issued into the silent RNG, padlock-sim's rng_stall_spins; on QEMU a REP
+# XSTORE there stops and resumes without end, counted in its resumes.
+stall_model=
 if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spins ]; then
+	stall_model=sim
+elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] && "$MSR" --set rng_nodata 0 2> /dev/null; then
+	stall_model=qemu
+fi
+stall_on() {
+	if [ $stall_model = sim ]; then echo 1 > $SIMP/rng_stall; else "$MSR" --set rng_nodata 1; fi
+}
+stall_clear() {
+	if [ $stall_model = sim ]; then
+		echo 0 > $SIMP/rng_stall
+		echo 0 > $SIMP/rng_delay
+	else
+		"$MSR" --set rng_nodata 0
+	fi
+}
+stall_spins() {
+	if [ $stall_model = sim ]; then cat $SIMP/rng_stall_spins; else sim_counter interrupts; fi
+}
+
+if [ -n "$stall_model" ]; then
 	tmp=$(mktemp -d)
 	m0=$(log_marker)
 	# what one dd costs here with a healthy RNG, for the diagnostics
@@ -251,15 +289,15 @@ if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spin
 	ktap_diag "healthy: dd of 64 bytes: rc ${b_rc:-hung} after $b_ms ms"
 	# (1) a read from a stalled RNG fails (or returns only what the
 	# core had buffered, <= 64 bytes) within the bound
-	f0=$(cat $PARAMS/failures) s0=$(cat $SIMP/rng_stall_spins)
+	f0=$(cat $PARAMS/failures) s0=$(stall_spins)
 	x0=$(sim_counter xstore) r0=$(sim_counter rep_xstore) e0=$(sim_counter rng_nodata)
-	echo 1 > $SIMP/rng_stall
+	stall_on
 	bounded $LIVE_MS dd_hwrng 4096 "$tmp/stall"
 	hung=$b_hung ms=$b_ms rc=$b_rc
 	[ "$hung" = 1 ] && { stall_clear; wait "$b_pid"; }
 	x1=$(sim_counter xstore) r1=$(sim_counter rep_xstore) e1=$(sim_counter rng_nodata)
 	got=$(stat -c %s "$tmp/stall" 2>/dev/null || echo 0)
-	f1=$(cat $PARAMS/failures) s1=$(cat $SIMP/rng_stall_spins)
+	f1=$(cat $PARAMS/failures) s1=$(stall_spins)
 	ktap_diag "stalled: dd of 4096 bytes: rc ${rc:-hung} after $ms ms, $got bytes; failures $f0 -> $f1, rng_stall_spins $s0 -> $s1;" \
 		  "simulator: xstore $x0 -> $x1, rep_xstore $r0 -> $r1, rng_nodata $e0 -> $e1"
 	if [ "$hung" = 0 ] && [ "$rc" != 0 ] && [ "$got" -le 64 ]; then
@@ -289,7 +327,7 @@ if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spin
 	# (2) rmmod while a reader waits in /dev/hwrng (dd goes on reading
 	# after errors, so it is back in the driver at once)
 	stall_clear
-	echo 1 > $SIMP/rng_stall
+	stall_on
 	dd if=/dev/hwrng of=/dev/null bs=64 count=1000000 conv=noerror 2>/dev/null &
 	reader=$!
 	sleep 1
@@ -311,7 +349,10 @@ if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spin
 	# (3) a generator that comes back: rng_delay=15 is within one read's
 	# 25 polls, rng_delay=40 is not; either way data flows again after
 	# at most a few bounded reads, and no REP XSTORE meets the silence
+	[ $stall_model = sim ] || ktap_skip "RNG silent for a number of polls" \
+		"padlock-sim's rng_delay; the QEMU model's RNG is silent until the knob clears"
 	for n in 15 40; do
+		[ $stall_model = sim ] || break
 		f0=$(cat $PARAMS/failures) s0=$(cat $SIMP/rng_stall_spins)
 		echo "$n" > $SIMP/rng_delay
 		tries=0 ok=0 worst=0 hung=0 fails=0
@@ -364,7 +405,7 @@ if [ -w $SIMP/rng_stall ] && [ -w $SIMP/rng_delay ] && [ -r $SIMP/rng_stall_spin
 	fi
 	rm -rf "$tmp"
 else
-	ktap_skip "stalled RNG" "padlock-sim without rng_stall / rng_delay / rng_stall_spins"
+	ktap_skip "stalled RNG" "padlock-sim without rng_stall / rng_delay / rng_stall_spins, not the QEMU model"
 fi
 
 # ---- unload / reload ---------------------------------------------------------------

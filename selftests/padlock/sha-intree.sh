@@ -20,8 +20,8 @@ c3) ktap_skip_all "profile c3 (VIA C3 Nehemiah) has no PHE hash engine" ;;
 none) ktap_skip_all "no padlock-sim loaded (profile none): no instruction counters" ;;
 esac
 SIM_DIR=/sys/kernel/debug/padlock-sim
-[ -r $SIM_DIR/counters ] ||
-	ktap_skip_all "padlock-sim counters not available"
+padlock_counters ||
+	ktap_skip_all "no instruction counters (neither padlock-sim nor the QEMU model)"
 
 sizes=(64 1024 65536 1048576)
 if [ "$PADLOCK_SCALE" = long ]; then

@@ -145,7 +145,7 @@ fi
 knob=/sys/module/padlock_sim/parameters/xsha_final_zero_ignores_state
 if [ ! -w "$knob" ]; then
 	ktap_skip "padlock-sha under xsha_final_zero_ignores_state=1" \
-		"no padlock-sim with that knob (profile $PADLOCK_PROFILE)"
+		"no padlock-sim with that knob (profile $PADLOCK_PROFILE, ${PADLOCK_CPU_MODEL:-sim} model)"
 else
 	kv0=$(sim_counter violations)
 	old_knob=$(cat "$knob")

@@ -12,7 +12,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 ktap_header
 padlock_need_afalg_drivers
 sim=/sys/kernel/debug/padlock-sim
-[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+padlock_need_sim "Debian's in-tree drivers under padlock-sim's knobs (register clobbering, violation log)"
 prof=$(awk 'NR == 1 { print $1 }' "$sim/profile")
 units=" $(awk 'NR == 2' "$sim/profile") "
 kver=$(uname -r)

@@ -17,7 +17,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 
 ktap_header
 sim=/sys/kernel/debug/padlock-sim
-[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+padlock_need_sim "OpenSSL's engine shown the CPU by padlock-sim's CPUID uprobes (user_cpuid); on QEMU it reads CPUID itself"
 [ -e "$sim/user_cpuid" ] || ktap_skip_all "this padlock-sim has no user_cpuid"
 command -v openssl > /dev/null || ktap_skip_all "openssl is not installed in this root"
 command -v python3 > /dev/null || ktap_skip_all "python3 missing"

@@ -19,7 +19,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 ktap_header
 padlock_need_afalg_drivers
 sim=/sys/kernel/debug/padlock-sim
-[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+padlock_need_sim "padlock-sim's user-mode trap path"
 aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK_PROFILE)"
 cc=$(command -v gcc || command -v cc) ||
 	ktap_skip_all "no C compiler in this root (the test program is built in the guest)"

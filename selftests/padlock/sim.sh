@@ -10,7 +10,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 
 ktap_header
 sim=/sys/kernel/debug/padlock-sim
-[ -d "$sim" ] || ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+padlock_need_sim "tests padlock-sim itself (its trap path, knobs and debugfs)"
 [ -r "$PADLOCK_KO_DIR/padlock-simtest.ko" ] ||
 	ktap_skip_all "padlock-simtest.ko not built in $PADLOCK_KO_DIR"
 command -v python3 > /dev/null || ktap_skip_all "python3 missing"

@@ -11,8 +11,8 @@
 #                            stop / allow alias autoloading of the in-tree one
 #   aes_refcnt DRIVER        /proc/crypto refcnt of a driver (empty if absent)
 #   aes_driver_for NAME      highest-priority tested driver for a cra_name
-#   aes_xcrypt_total         sum of the sim's xcrypt_* counters
-#   aes_sim_reset            zero the sim's counters
+#   aes_xcrypt_total         sum of the xcrypt_* counters (sim_counter)
+#   aes_sim_reset            zero the counters (padlock-sim or QEMU's)
 #   aes_generic              aes-generic or aes-lib (the kernel's C cipher)
 
 AES_PY="$(dirname "${BASH_SOURCE[0]}")/aes_afalg.py"
@@ -111,14 +111,21 @@ aes_driver_for() {
 }
 
 aes_xcrypt_total() {
-	local f=/sys/kernel/debug/padlock-sim/counters
-	[ -r "$f" ] || { echo 0; return; }
-	awk '$1 ~ /^xcrypt_/ { s += $2 } END { print s + 0 }' "$f"
+	local t=0 m v
+	for m in ecb cbc ctr cfb ofb; do
+		v=$(sim_counter "xcrypt_$m")
+		t=$((t + ${v:-0}))
+	done
+	echo "$t"
 }
 
 aes_sim_reset() {
 	local f=/sys/kernel/debug/padlock-sim/reset
-	[ -w "$f" ] && echo 1 > "$f"
+	if [ -w "$f" ]; then
+		echo 1 > "$f"
+	elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
+		"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" --reset 2> /dev/null
+	fi
 	return 0
 }
 

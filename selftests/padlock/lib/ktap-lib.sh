@@ -187,11 +187,18 @@ padlock_plan_gate() {
 	IFS=, read -r -a list <<< "$pats"
 	for pat in "${list[@]}"; do
 		# A VM under --icount is a plan entry of its own, KERNEL/PROFILE@icount,
-		# and runs only the programs whose patterns name "@icount".
+		# and runs only the programs whose patterns name "@icount"; the
+		# same for a VM on the QEMU model, KERNEL/PROFILE@qemu.
 		if [ "${PADLOCK_ICOUNT:-0}" = 1 ]; then
 			[[ "$pat" == *@icount ]] || continue
 			# shellcheck disable=SC2254
 			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@icount" in $pat) return 0 ;; esac
+			continue
+		fi
+		if [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
+			[[ "$pat" == *@qemu ]] || continue
+			# shellcheck disable=SC2254
+			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@qemu" in $pat) return 0 ;; esac
 			continue
 		fi
 		# shellcheck disable=SC2254
@@ -239,10 +246,48 @@ crypto_tests_wait() {
 	return 0
 }
 
-# sim_counter NAME: total of a padlock-sim counter (empty without the sim).
+# sim_counter NAME: total over all CPUs of a PadLock counter, by
+# padlock-sim's name for it, under either CPU model: padlock-sim's counters
+# file, or on the project's QEMU (PADLOCK_CPU_MODEL=qemu) the emulated
+# CPU's per-vCPU counter MSRs, read and summed by
+# tools/testing/qemu/padlock-msr.  Empty when the counter does not exist
+# under the model that runs (no simulator, or a simulator-only counter
+# such as traps or popf_seen on QEMU).
 sim_counter() {
-	local f=/sys/kernel/debug/padlock-sim/counters
-	[ -r "$f" ] && awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
+	local f=/sys/kernel/debug/padlock-sim/counters m
+	if [ -r "$f" ]; then
+		awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
+		return
+	fi
+	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	case $1 in
+	aes_blocks) m=xcrypt_blocks ;;
+	sha_bytes) m=xsha_bytes ;;
+	interrupts) m=resumes ;;
+	key_loads|key_cached|violations|rng_bytes|rng_nodata|xstore|rep_xstore|\
+	xcrypt_ecb|xcrypt_cbc|xcrypt_ctr|xcrypt_cfb|xcrypt_ofb|\
+	xsha1|xsha256|xsha384|xsha512) m=$1 ;;
+	*) return 1 ;;
+	esac
+	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
+}
+
+# padlock_need_sim WHAT: skip the whole program unless padlock-sim is
+# loaded.  WHAT says what of the simulator the program tests or needs: on
+# the project's QEMU, which runs the PadLock instructions in the emulated
+# CPU without padlock-sim, that is the reason of the skip.
+padlock_need_sim() {
+	[ -d /sys/kernel/debug/padlock-sim ] && return 0
+	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] &&
+		ktap_skip_all "simulator-specific: $1; the QEMU model runs without padlock-sim"
+	ktap_skip_all "padlock-sim is not loaded (profile $PADLOCK_PROFILE)"
+}
+
+# padlock_counters: true when sim_counter can read the instruction counters
+# (padlock-sim is loaded, or the project's QEMU runs the guest).
+padlock_counters() {
+	[ -r /sys/kernel/debug/padlock-sim/counters ] ||
+		[ -n "$(sim_counter xstore)" ]
 }
 
 # xsha_total: xsha instructions of every kind the simulator executed so far
