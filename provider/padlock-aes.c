@@ -204,7 +204,7 @@ static void aes_hw(struct pl_aes *c, int mode, const unsigned char *cw,
 {
 	void *next;
 
-	/* ECB first: the mode whose call is shortest, so the test counts most */
+	/* ECB first: its calls are the shortest, so one compare there weighs most */
 	if (mode == PL_ECB) {
 		plu_xcrypt_ecb(in, out, n, cw, key);
 		return;
