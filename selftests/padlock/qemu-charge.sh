@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The engine time the project's QEMU charges under --icount (tools/testing/vm/run
+# --icount --cpu-model qemu --charge MODEL; patch 0003 of tools/testing/qemu):
+# a known number of xcrypt blocks and xsha bytes must advance the guest's
+# clock by the model's cycles (tools/padlock-bench/cpu-models.conf) at the
+# model's clock, within 1 %.  The guest's clock under -icount is a count of
+# executed instructions plus the charged time, the same on every run, so
+# the check does not depend on the host's speed or load (lib/charge_clock.c).
+# PADLOCK_CHARGE_EXPECT=SECTION checks against another section of the model
+# (a wrong expectation: the check must then fail).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
+
+ktap_header
+[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
+	ktap_skip_all "not the project's QEMU (tools/testing/vm/run --cpu-model qemu)"
+[ "${PADLOCK_ICOUNT:-0}" = 1 ] ||
+	ktap_skip_all "guest time is host time without --icount: nothing to measure"
+model=${PADLOCK_CHARGE_EXPECT:-${PADLOCK_CHARGE:-}}
+[ -n "$model" ] ||
+	ktap_skip_all "the engine's time is not charged (tools/testing/vm/run --charge MODEL)"
+case "$PADLOCK_PROFILE" in
+nano|nano-s2|zhaoxin|zhaoxin-sh) phe=1 ;;
+c3|c7) phe=0 ;;
+*) ktap_skip_all "profile $PADLOCK_PROFILE has no PadLock ACE" ;;
+esac
+[ "$(uname -m)" = x86_64 ] || ktap_skip_all "the clock test is built for x86-64 guests"
+
+conf="$PADLOCK_TOP/tools/padlock-bench/cpu-models.conf"
+consts=$(awk -v s="[$model]" '/^\[/ { in_s = ($0 == s) } in_s && /^[a-z0-9_]+ = / { print $1 "=" $3 }' "$conf")
+[ -n "$consts" ] || ktap_skip_all "no section [$model] in cpu-models.conf"
+ktap_diag "model [$model]: $(echo "$consts" | tr '\n' ' ')"
+
+cc=$(command -v gcc || command -v cc) ||
+	ktap_skip_all "no C compiler in this root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! out=$("$cc" -O2 -Wall -I "$PADLOCK_TOP/provider" -o "$tmp/charge_clock" \
+	"$here/lib/charge_clock.c" 2>&1); then
+	ktap_diag "$out"
+	ktap_fail "build lib/charge_clock.c"
+	ktap_finish
+fi
+# shellcheck disable=SC2086
+ktap_report < <("$tmp/charge_clock" $consts phe=$phe 2>&1)
+ktap_finish
