@@ -51,7 +51,8 @@ mkdir -p "$out"
 run="$top/tools/testing/vm/run --kernel $kernel --profile $profile --icount --timeout 1800"
 for kind in sim plain charged; do
 	case $kind in
-	sim) opts=() ;;
+	# no injected interruptions: they re-execute instructions at random
+	sim) opts=(--sim-args interrupt_rate=0) ;;
 	plain) opts=(--cpu-model qemu) ;;
 	charged) opts=(--cpu-model qemu --charge "$model") ;;
 	esac
