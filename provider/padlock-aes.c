@@ -1413,11 +1413,15 @@ static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[])
 		} else if (c->mode == PL_GCM &&
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) {
 			if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data ||
-			    c->enc || !c->tls_iv_gen || p->data_size > c->ivlen) {
+			    c->enc || !c->tls_iv_gen || !c->key_set ||
+			    p->data_size > c->ivlen) {
 				PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
 				return 0;
 			}
+			/* the receiver's explicit IV: the next message runs on it */
 			memcpy(c->oiv + c->ivlen - p->data_size, p->data, p->data_size);
+			c->iv_set = 1;
+			gcm_start(c);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) {
