@@ -571,7 +571,18 @@ static int block_update(struct pl_aes *c, unsigned char *out, size_t *outl,
 		}
 	}
 	if (want) {
-		aes_blocks(c, c->mode, cw, key, out, in, want);
+		/*
+		 * ECB on aligned buffers that aes_blocks() would run in one
+		 * instruction (whole fetch groups, or an over-read that stays
+		 * in the last input page): that instruction here, without its
+		 * call and loop (ECB's calls are the shortest)
+		 */
+		if (c->mode == PL_ECB && !(((uintptr_t)in | (uintptr_t)out) & 15) &&
+		    (!(want & (pl_cpu.ecb_fetch - 1)) ||
+		     overread_in_page(in, want, pl_cpu.ecb_fetch)))
+			plu_xcrypt_ecb(in, out, want, cw, key);
+		else
+			aes_blocks(c, c->mode, cw, key, out, in, want);
 		in += want * 16;
 		inl -= want * 16;
 	}
@@ -1413,11 +1424,15 @@ static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[])
 		} else if (c->mode == PL_GCM &&
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) {
 			if (p->data_type != OSSL_PARAM_OCTET_STRING || !p->data ||
-			    c->enc || !c->tls_iv_gen || p->data_size > c->ivlen) {
+			    c->enc || !c->tls_iv_gen || !c->key_set ||
+			    p->data_size > c->ivlen) {
 				PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
 				return 0;
 			}
+			/* the receiver's explicit IV: the next message runs on it */
 			memcpy(c->oiv + c->ivlen - p->data_size, p->data, p->data_size);
+			c->iv_set = 1;
+			gcm_start(c);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_VERSION) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) ||
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) {

@@ -1087,6 +1087,192 @@ out:
 	EVP_CIPHER_CTX_free(d.def);
 }
 
+/*
+ * One message through the ordinary AEAD calls on a context whose IV is
+ * set (tlsivgen, tlsivinv): AAD, data in the pieces of sp, then the tag
+ * (fetched when sealing, checked when opening).  Returns whether every
+ * call succeeded; *outl: the bytes the updates wrote, -1 if one failed.
+ */
+static int gcm_msg(EVP_CIPHER_CTX *ctx, const unsigned char *aad, size_t aadlen,
+		   const unsigned char *in, const struct split *sp, unsigned char *out,
+		   unsigned char *tag, long *outl)
+{
+	int enc = EVP_CIPHER_CTX_is_encrypting(ctx), n;
+	size_t i, off = 0;
+
+	*outl = -1;
+	if (!enc && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) <= 0)
+		return 0;
+	if (aadlen && !EVP_CipherUpdate(ctx, NULL, &n, aad, (int)aadlen))
+		return 0;
+	for (i = 0; i < sp->n; i++) {
+		if (!EVP_CipherUpdate(ctx, out + off, &n, in + off, (int)sp->len[i]))
+			return 0;
+		off += (size_t)n;
+	}
+	*outl = (long)off;
+	if (!EVP_CipherFinal_ex(ctx, out + off, &n))
+		return 0;
+	return !enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0;
+}
+
+/*
+ * The explicit IV handed out by "tlsivgen" (EVP_CTRL_GCM_IV_GEN) and set
+ * by the receiver with "tlsivinv" (EVP_CTRL_GCM_SET_IV_INV), the message
+ * itself through the ordinary AEAD calls.  Sending, padlock and the
+ * default provider start from the same whole IV (fixed part -1), so their
+ * explicit IVs, ciphertexts and tags must be equal.  Receiving, both have
+ * the same 4-byte fixed part and get the same explicit IV per message: all
+ * 8 bytes, or only its last 1-7 (the others stay from the message
+ * before), sometimes none (the IV was used up: refused); about half of the
+ * messages are tampered (explicit IV, data, AAD or tag).  Both must open
+ * or refuse alike, with the same bytes, and open exactly the messages
+ * whose IV, data, AAD and tag are the sender's.
+ */
+static void tls_gcm_ivinv(long count, unsigned char *msg, unsigned char *ct,
+			  unsigned char *a, unsigned char *b)
+{
+	struct tls_pair e = { EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new() };
+	struct tls_pair d = { EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new() };
+	EVP_CIPHER_CTX *fresh = EVP_CIPHER_CTX_new();
+	long i, opened = 0, refused = 0, na, nb;
+	int k, bits[2] = { 128, 256 };
+	char desc[300];
+
+	for (k = 0; k < 2; k++) {
+		char name[16];
+		EVP_CIPHER *pc, *dc;
+		unsigned char key[32], iv[12], aad[40], xa[8], xb[8], ta[16], tb[16];
+		unsigned char riv[8] = { 0 };	/* the receiver's explicit IV */
+		int ra, rb;
+
+		snprintf(name, sizeof(name), "AES-%d-GCM", bits[k]);
+		snprintf(desc, sizeof(desc), "tls %s tlsivgen/tlsivinv: %ld messages sealed on the explicit IV from tlsivgen, opened after tlsivinv (all of it, its last bytes or none), about half tampered, against the default provider",
+			 name, count);
+		if (!fetch_pair(name, desc, &pc, &dc))
+			goto out;
+		rnd_bytes(key, sizeof(key));
+		rnd_bytes(iv, sizeof(iv));
+		/* near a carry, so that the upper bytes of the count change too */
+		iv[11] = (unsigned char)(0xff - rndn(4));
+		if (rndn(2))
+			iv[10] = 0xff;
+		if (!tls_pair_init(&e, pc, dc, 1, key, iv, 0, 0, -1) ||
+		    !tls_pair_init(&d, pc, dc, 0, key, iv, 0, 0, 4)) {
+			fail(desc, "setting the fixed IV failed");
+			goto next;
+		}
+		/* refused by both: on the sending side, and before any fixed IV */
+		ERR_set_mark();
+		ra = EVP_CIPHER_CTX_ctrl(e.pl, EVP_CTRL_GCM_SET_IV_INV, 8, iv + 4) > 0;
+		rb = EVP_CIPHER_CTX_ctrl(e.def, EVP_CTRL_GCM_SET_IV_INV, 8, iv + 4) > 0;
+		ERR_pop_to_mark();
+		if (ra || rb) {
+			fail(desc, "tlsivinv on an encrypting context accepted (padlock %d, default %d)",
+			     ra, rb);
+			goto next;
+		}
+		ERR_set_mark();
+		ra = EVP_CipherInit_ex2(fresh, pc, key, NULL, 0, NULL) &&
+		     EVP_CIPHER_CTX_ctrl(fresh, EVP_CTRL_GCM_SET_IV_INV, 8, iv + 4) > 0;
+		rb = EVP_CipherInit_ex2(fresh, dc, key, NULL, 0, NULL) &&
+		     EVP_CIPHER_CTX_ctrl(fresh, EVP_CTRL_GCM_SET_IV_INV, 8, iv + 4) > 0;
+		ERR_pop_to_mark();
+		if (ra || rb) {
+			fail(desc, "tlsivinv without tlsivfixed accepted (padlock %d, default %d)",
+			     ra, rb);
+			goto next;
+		}
+		for (i = 0; i < count; i++) {
+			size_t len = rndn(8) == 0 ? rndn(16385) : rndn(1200);
+			size_t aadlen = rndn(4) == 0 ? 13 : rndn(sizeof(aad) + 1);
+			size_t given = i && rndn(4) == 0 ? 1 + rndn(7) : 8;
+			int tamper = rndn(2) ? 1 + (int)rndn(4) : 0, skip = i && rndn(16) == 0;
+			int want;
+			unsigned char inv[8];
+			struct split sp;
+
+			rnd_bytes(msg, len);
+			rnd_bytes(aad, aadlen);
+			make_split(&sp, len, 1 + (int)rndn(5));
+			/* sealing: tlsivgen, then the message */
+			if (EVP_CIPHER_CTX_ctrl(e.pl, EVP_CTRL_GCM_IV_GEN, 8, xa) <= 0 ||
+			    EVP_CIPHER_CTX_ctrl(e.def, EVP_CTRL_GCM_IV_GEN, 8, xb) <= 0 ||
+			    memcmp(xa, xb, 8)) {
+				fail(desc, "message %ld: tlsivgen failed or differs", i);
+				goto next;
+			}
+			ra = gcm_msg(e.pl, aad, aadlen, msg, &sp, a, ta, &na);
+			rb = gcm_msg(e.def, aad, aadlen, msg, &sp, b, tb, &nb);
+			if (!ra || !rb || na != (long)len || nb != na || memcmp(a, b, len) ||
+			    memcmp(ta, tb, 16)) {
+				fail(desc, "message %ld, %zu bytes, AAD %zu: sealing differs (padlock %d %ld, default %d %ld)",
+				     i, len, aadlen, ra, na, rb, nb);
+				goto next;
+			}
+			memcpy(ct, a, len);
+			/* opening: tlsivinv with the explicit IV, maybe tampered */
+			memcpy(inv, xa, 8);
+			/* data or AAD only where there is some, else the tag */
+			if (tamper == 2 && !len)
+				tamper = 3;
+			if (tamper == 3 && !aadlen)
+				tamper = 4;
+			if (tamper == 1)
+				inv[8 - given + rndn(given)] ^= (unsigned char)(1 << rndn(8));
+			else if (tamper == 2)
+				ct[rndn(len)] ^= (unsigned char)(1 << rndn(8));
+			else if (tamper == 3)
+				aad[rndn(aadlen)] ^= (unsigned char)(1 << rndn(8));
+			else if (tamper == 4)
+				ta[rndn(16)] ^= (unsigned char)(1 << rndn(8));
+			if (!skip) {
+				ra = EVP_CIPHER_CTX_ctrl(d.pl, EVP_CTRL_GCM_SET_IV_INV, (int)given,
+							 inv + 8 - given) > 0;
+				rb = EVP_CIPHER_CTX_ctrl(d.def, EVP_CTRL_GCM_SET_IV_INV, (int)given,
+							 inv + 8 - given) > 0;
+				if (!ra || !rb) {
+					fail(desc, "message %ld: tlsivinv of %zu bytes refused (padlock %d, default %d)",
+					     i, given, ra, rb);
+					goto next;
+				}
+				memcpy(riv + 8 - given, inv + 8 - given, given);
+			}
+			want = !skip && !memcmp(riv, xa, 8) && (!tamper || tamper == 1);
+			make_split(&sp, len, 1 + (int)rndn(5));
+			memcpy(tb, ta, 16);
+			ERR_set_mark();
+			ra = gcm_msg(d.pl, aad, aadlen, ct, &sp, a, ta, &na);
+			rb = gcm_msg(d.def, aad, aadlen, ct, &sp, b, tb, &nb);
+			ERR_pop_to_mark();
+			if (ra != rb || ra != want ||
+			    (na == (long)len && nb == na && memcmp(a, b, len)) ||
+			    (want && (na != (long)len || memcmp(a, msg, len)))) {
+				fail(desc, "message %ld, %zu bytes, AAD %zu, %zu IV bytes given%s, tampered %d: padlock %s (%ld), default provider %s (%ld), expected %s",
+				     i, len, aadlen, given, skip ? " (no tlsivinv)" : "", tamper,
+				     ra ? "opened" : "refused", na, rb ? "opened" : "refused", nb,
+				     want ? "opened" : "refused");
+				goto next;
+			}
+			if (want)
+				opened++;
+			else
+				refused++;
+		}
+		printf("PASS %s\n", desc);
+next:
+		EVP_CIPHER_free(pc);
+		EVP_CIPHER_free(dc);
+	}
+	printf("# tls gcm tlsivinv: %ld messages opened, %ld refused by both\n", opened, refused);
+out:
+	EVP_CIPHER_CTX_free(fresh);
+	EVP_CIPHER_CTX_free(e.pl);
+	EVP_CIPHER_CTX_free(e.def);
+	EVP_CIPHER_CTX_free(d.pl);
+	EVP_CIPHER_CTX_free(d.def);
+}
+
 static void tls(long count)
 {
 	unsigned char *rec = malloc(TLS_MAXREC), *ct = malloc(TLS_MAXREC);
@@ -1094,6 +1280,7 @@ static void tls(long count)
 
 	tls_cbc(count, rec, ct, a, b);
 	tls_gcm(count, rec, ct, a, b);
+	tls_gcm_ivinv(count, rec, ct, a, b);
 	free(rec);
 	free(ct);
 	free(a);
