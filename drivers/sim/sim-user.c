@@ -173,7 +173,7 @@ static bool sim_user_ready_xcrypt(struct pt_regs *regs,
 		{ regs->dx, 16, false },
 	};
 	unsigned int n = 1;
-	u32 cw;
+	u32 cw[4];
 	bool dec;
 
 	/* a misaligned operand is a violation, reported before any access */
@@ -182,10 +182,14 @@ static bool sim_user_ready_xcrypt(struct pt_regs *regs,
 		return true;
 	if (!sim_ranges_present(r, 1))
 		return false;
-	if (copy_from_user_nofault(&cw, (const void __user *)regs->dx, 4))
+	if (copy_from_user_nofault(cw, (const void __user *)regs->dx,
+				   sizeof(cw)))
 		return true;	/* gone again: the simulator reports it */
-	dec = cw & CW_DECRYPT;
-	r[n++] = (struct sim_range){ regs->bx, (cw & CW_KEYGEN) ? 256 : 16,
+	/* a refused control word too, before the data is touched */
+	if (sim_xcrypt_cword_bad(cw, mode))
+		return true;
+	dec = cw[0] & CW_DECRYPT;
+	r[n++] = (struct sim_range){ regs->bx, (cw[0] & CW_KEYGEN) ? 256 : 16,
 				     false };
 	/* CBC/CFB encryption leave rAX at the output, else it is rewritten */
 	if (mode != XM_ECB)

@@ -192,6 +192,12 @@ static const char *check_cword(const u32 *cw, enum sim_xcrypt_mode mode)
 	return NULL;
 }
 
+/* Is this control word refused (a violation)?  For sim-user.c. */
+bool sim_xcrypt_cword_bad(const u32 *cw, enum sim_xcrypt_mode mode)
+{
+	return check_cword(cw, mode);
+}
+
 /*
  * One XCRYPT instruction: its operands (read from the registers when it
  * traps) and its working state.  rk and keymem hold key material and are

@@ -185,6 +185,7 @@ enum sim_xsha_alg { XS_SHA1, XS_SHA256, XS_SHA384, XS_SHA512 };
 
 enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode);
 unsigned int sim_xcrypt_fetch(enum sim_xcrypt_mode mode);
+bool sim_xcrypt_cword_bad(const u32 *cw, enum sim_xcrypt_mode mode);
 
 /* sim-popf.c: a watched "pushf; popf" ran on this CPU since its last xcrypt */
 DECLARE_PER_CPU(bool, sim_popf_seen);
