@@ -28,13 +28,7 @@
 #include <sys/wait.h>
 #include <linux/if_alg.h>
 
-/* what include/padlock-asm.h expects from a user-space includer */
-typedef uint8_t u8;
-typedef uint32_t u32;
-#undef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#define __aligned(x) __attribute__((__aligned__(x)))
-#include "padlock-asm.h"
+#include "padlock_user.h"
 
 #ifndef SOL_ALG
 #define SOL_ALG 279
