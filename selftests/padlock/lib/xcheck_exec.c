@@ -301,9 +301,9 @@ static void one_xcrypt(unsigned long k)
 	fill(ax - 32, 80);
 	if (mode == 2 && pct(30))
 		((u8 *)ax)[14] = 0xff, ((u8 *)ax)[15] = 0xff - below(8);
+	/* around the output too: an earlier fault may have left anything */
+	fill(di - 64, in_len + 128);
 	fill(si, in_len);
-	if (!inplace)
-		fill(di - 64, in_len + 128);
 
 	r[0] = si; r[1] = di; r[2] = cx; r[3] = ax; r[4] = dx; r[5] = bx;
 	printf("%lu xcrypt-%s cw=%#x%s cx=%lu si=%s di=%s ax=%s bx=%s dx=%s",
