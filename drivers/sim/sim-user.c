@@ -79,16 +79,32 @@ static void sim_user_fault_in(struct callback_head *cb)
 {
 	struct sim_fault_work *w = container_of(cb, struct sim_fault_work, cb);
 	struct mm_struct *mm = current->mm;
-	int err = -EFAULT;
+	struct vm_area_struct *vma;
+	int err = -EFAULT, code;
 
 	if (mm && !(current->flags & PF_EXITING)) {
 		mmap_read_lock(mm);
 		err = fixup_user_fault(mm, w->addr,
 				       w->write ? FAULT_FLAG_WRITE : 0, NULL);
+		vma = err ? find_vma(mm, w->addr) : NULL;
+		code = vma && vma->vm_start <= w->addr ? SEGV_ACCERR :
+			SEGV_MAPERR;
 		mmap_read_unlock(mm);
-		/* the page fault silicon takes could not be resolved either */
-		if (err)
-			force_sig(SIGSEGV);
+		/*
+		 * The page fault silicon takes could not be resolved either:
+		 * SIGSEGV with the address of the first byte the instruction
+		 * could not access, as the page fault reports it (modules
+		 * have send_sig_info(), not force_sig_fault()).
+		 */
+		if (err) {
+			kernel_siginfo_t info;
+
+			clear_siginfo(&info);
+			info.si_signo = SIGSEGV;
+			info.si_code = code;
+			info.si_addr = (void __user *)w->addr;
+			send_sig_info(SIGSEGV, &info, current);
+		}
 	}
 	kfree(w);
 	atomic_dec(&sim_fault_works);
@@ -157,22 +173,32 @@ static bool sim_user_ready_xcrypt(struct pt_regs *regs,
 		{ regs->dx, 16, false },
 	};
 	unsigned int n = 1;
-	u32 cw;
+	u32 cw[4];
 	bool dec;
 
+	/* a misaligned operand is a violation, reported before any access */
+	if ((regs->si | regs->di | regs->dx | regs->bx |
+	     (mode != XM_ECB ? regs->ax : 0)) & 15)
+		return true;
 	if (!sim_ranges_present(r, 1))
 		return false;
-	if (copy_from_user_nofault(&cw, (const void __user *)regs->dx, 4))
+	if (copy_from_user_nofault(cw, (const void __user *)regs->dx,
+				   sizeof(cw)))
 		return true;	/* gone again: the simulator reports it */
-	dec = cw & CW_DECRYPT;
-	r[n++] = (struct sim_range){ regs->bx, (cw & CW_KEYGEN) ? 256 : 16,
+	/* a refused control word too, before the data is touched */
+	if (sim_xcrypt_cword_bad(cw, mode))
+		return true;
+	dec = cw[0] & CW_DECRYPT;
+	r[n++] = (struct sim_range){ regs->bx, (cw[0] & CW_KEYGEN) ? 256 : 16,
 				     false };
 	/* CBC/CFB encryption leave rAX at the output, else it is rewritten */
 	if (mode != XM_ECB)
 		r[n++] = (struct sim_range){ regs->ax, 16,
 			dec || (mode != XM_CBC && mode != XM_CFB) };
 	if (blocks <= SIM_USER_CHECK_MAX / 16) {
-		r[n++] = (struct sim_range){ regs->si, blocks * 16, false };
+		/* whole fetch groups are read (docs/hardware.md 2.2) */
+		r[n++] = (struct sim_range){ regs->si,
+			roundup(blocks, sim_xcrypt_fetch(mode)) * 16, false };
 		r[n++] = (struct sim_range){ regs->di, blocks * 16, true };
 	}
 	return sim_ranges_present(r, n);
@@ -186,13 +212,18 @@ static bool sim_user_ready_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 	};
 	unsigned int bs = alg >= XS_SHA384 ? 128 : 64;
 	unsigned long ax = regs->ax, cx = regs->cx, in;
-	bool block_mode = (u32)ax == 0xffffffff;
+	bool block_mode = sim_xsha_block_mode(regs);
 	struct sim_range r[2];
 
+	/* a misaligned area is a violation, reported before any access */
+	if (regs->di & 15)
+		return true;
 	if (block_mode)
 		in = cx <= SIM_USER_CHECK_MAX / bs ? cx * bs : 0;
 	else
 		in = ax <= cx ? cx - ax : 0;
+	/* rSI must be mapped even when there is nothing to hash */
+	in = max(in, 1UL);
 	r[0] = (struct sim_range){ regs->di,
 		(sim_prof->features & SIM_ZX_SHA) ?
 		max(32U, state_bytes[alg]) : 128, true };

@@ -192,6 +192,12 @@ static const char *check_cword(const u32 *cw, enum sim_xcrypt_mode mode)
 	return NULL;
 }
 
+/* Is this control word refused (a violation)?  For sim-user.c. */
+bool sim_xcrypt_cword_bad(const u32 *cw, enum sim_xcrypt_mode mode)
+{
+	return check_cword(cw, mode);
+}
+
 /*
  * One XCRYPT instruction: its operands (read from the registers when it
  * traps) and its working state.  rk and keymem hold key material and are
@@ -324,6 +330,20 @@ static void xc_schedule(struct xc_op *x, struct sim_engine *eng)
 	memzero_explicit(x->keymem, sizeof(x->keymem));
 }
 
+/* Blocks per fetch group of the profile (docs/hardware.md 2.2). */
+unsigned int sim_xcrypt_fetch(enum sim_xcrypt_mode mode)
+{
+	/*
+	 * CTR: 2 blocks on every part.  OpenSSL's x86-64 engine, run on Nano
+	 * silicon including stepping 2, assumes a 32-byte over-read for CTR
+	 * whatever the stepping (hardware.md 2.2); modelling ECB's 8 blocks
+	 * there made the simulator fault a working program.
+	 */
+	return mode == XM_CBC ? sim_prof->cbc_fetch :
+	       mode == XM_ECB ? sim_prof->ecb_fetch :
+	       mode == XM_CTR ? min(2U, sim_prof->ecb_fetch) : 1;
+}
+
 /* Block count and input footprint checks.  false: a fault. */
 static bool xc_footprint(struct xc_op *x)
 {
@@ -336,15 +356,7 @@ static bool xc_footprint(struct xc_op *x)
 	}
 
 	/* The input footprint (docs/hardware.md 2.2): whole fetch groups are read. */
-	/*
-	 * CTR: 2 blocks on every part.  OpenSSL's x86-64 engine, run on Nano
-	 * silicon including stepping 2, assumes a 32-byte over-read for CTR
-	 * whatever the stepping (hardware.md 2.2); modelling ECB's 8 blocks
-	 * there made the simulator fault a working program.
-	 */
-	x->fetch = x->mode == XM_CBC ? sim_prof->cbc_fetch :
-		   x->mode == XM_ECB ? sim_prof->ecb_fetch :
-		   x->mode == XM_CTR ? min(2U, sim_prof->ecb_fetch) : 1;
+	x->fetch = sim_xcrypt_fetch(x->mode);
 	x->groups = DIV_ROUND_UP(cx, x->fetch);
 	if (cx) {
 		unsigned long last = si + cx * 16 - 1;

@@ -190,7 +190,7 @@ enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg)
 	unsigned long si = regs->si, di = regs->di, cx = regs->cx;
 	unsigned long ax = regs->ax;
 	bool zx = sim_prof->features & SIM_ZX_SHA;
-	bool block_mode = (u32)ax == 0xffffffff;
+	bool block_mode = sim_xsha_block_mode(regs);
 	struct xsha_ctx x = { .alg = alg };
 	unsigned long full;
 	long stop;

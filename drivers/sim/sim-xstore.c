@@ -204,7 +204,8 @@ static enum sim_result rep_xstore(struct pt_regs *regs, u32 st, bool faulty,
 	sim_count(SC_RNG_BYTES, done);
 	regs->di = di + done;
 	regs->cx = cx - done;
-	regs->ax = st | chunk_bytes[sel];
+	/* the count of the last store: none when rCX was 0 */
+	regs->ax = st | (done ? chunk_bytes[sel] : 0);
 	if (dry >= 0) {
 		/* waiting for the RNG; the last store found nothing */
 		sim_count(SC_RNG_NODATA, 1);

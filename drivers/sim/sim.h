@@ -184,6 +184,8 @@ enum sim_xcrypt_mode { XM_ECB, XM_CBC, XM_CTR, XM_CFB, XM_OFB };
 enum sim_xsha_alg { XS_SHA1, XS_SHA256, XS_SHA384, XS_SHA512 };
 
 enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode);
+unsigned int sim_xcrypt_fetch(enum sim_xcrypt_mode mode);
+bool sim_xcrypt_cword_bad(const u32 *cw, enum sim_xcrypt_mode mode);
 
 /* sim-popf.c: a watched "pushf; popf" ran on this CPU since its last xcrypt */
 DECLARE_PER_CPU(bool, sim_popf_seen);
@@ -191,6 +193,18 @@ bool sim_popf_task_take(void);
 int sim_popf_init(void);
 void sim_popf_exit(void);
 enum sim_result sim_xsha(struct pt_regs *regs, enum sim_xsha_alg alg);
+
+/*
+ * XSHA block mode: rAX all ones in the instruction's operand size (-1 of
+ * 64 bits in 64-bit code; a 64-bit rAX of 0xffffffff is final mode,
+ * docs/hardware.md 1.7).
+ */
+static inline bool sim_xsha_block_mode(struct pt_regs *regs)
+{
+	return any_64bit_mode(regs) ? regs->ax == ~0UL :
+	       (u32)regs->ax == 0xffffffff;
+}
+
 enum sim_result sim_xstore(struct pt_regs *regs, bool rep);
 
 /* ---- arithmetic -------------------------------------------------------- */

@@ -15,12 +15,22 @@
  * padlock_raw_reload_NAME(r) issues "pushf; popf" right before it, as the
  * drivers do; the plain form lets a test run on whatever key the engine
  * holds.
+ *
+ * Built without __KERNEL__ (the user-space cross-check of padlock-sim and
+ * the QEMU model, selftests/padlock/lib/xcheck_exec.c), the same names
+ * give user-space wrappers with every operand register in and out and no
+ * fixup: the caller catches a fault with a signal handler, which sees the
+ * registers at the fault in its ucontext.  The includer defines what
+ * padlock-asm.h expects from user space (u8, u32, __always_inline,
+ * __aligned).
  */
 #ifndef PADLOCK_TEST_ASM_H
 #define PADLOCK_TEST_ASM_H
 
+#ifdef __KERNEL__
 #include <linux/types.h>
 #include <asm/asm.h>
+#endif
 
 #include "padlock-asm.h"
 
@@ -33,6 +43,8 @@
 #define PADLOCK_TEST_OP_F2_XCRYPT_ECB	".byte 0xf2,0x0f,0xa7,0xc8"
 #define PADLOCK_TEST_OP_MONTMUL		".byte 0xf3,0x0f,0xa6,0xc0"
 
+#ifdef __KERNEL__
+#define PADLOCK_TEST_RELOAD	PADLOCK_RELOAD
 #define PADLOCK_DEFINE_RAW(name, pre, op)				\
 static inline bool padlock_raw_##name(unsigned long r[6])		\
 {									\
@@ -47,19 +59,42 @@ static inline bool padlock_raw_##name(unsigned long r[6])		\
 		     : : "memory", "cc");				\
 	return faulted;							\
 }
+#else
+#define PADLOCK_TEST_RELOAD	"pushf\n\tpopf\n\t"
+/*
+ * User space: pre is "" or PADLOCK_TEST_RELOAD; on x86-64 every wrapper
+ * steps over the 128-byte red zone, which pushf would overwrite.
+ */
+#ifdef __x86_64__
+#define PADLOCK_TEST_USER_ENTER	"lea -128(%%rsp), %%rsp\n\t"
+#define PADLOCK_TEST_USER_LEAVE	"\n\tlea 128(%%rsp), %%rsp"
+#else
+#define PADLOCK_TEST_USER_ENTER	""
+#define PADLOCK_TEST_USER_LEAVE	""
+#endif
+#define PADLOCK_DEFINE_RAW(name, pre, op)				\
+static inline void padlock_raw_##name(unsigned long r[6])		\
+{									\
+	asm volatile(PADLOCK_TEST_USER_ENTER pre op			\
+		     PADLOCK_TEST_USER_LEAVE				\
+		     : "+S" (r[0]), "+D" (r[1]), "+c" (r[2]),		\
+		       "+a" (r[3]), "+d" (r[4]), "+b" (r[5])		\
+		     : : "memory", "cc");				\
+}
+#endif
 
 PADLOCK_DEFINE_RAW(xstore, "", PADLOCK_OP_XSTORE)
 PADLOCK_DEFINE_RAW(rep_xstore, "", PADLOCK_OP_REP_XSTORE)
 /* Each xcrypt as the drivers issue it (after the key reload) and without. */
-PADLOCK_DEFINE_RAW(reload_xcrypt_ecb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_ECB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ecb, PADLOCK_TEST_RELOAD, PADLOCK_OP_XCRYPT_ECB)
 PADLOCK_DEFINE_RAW(xcrypt_ecb, "", PADLOCK_OP_XCRYPT_ECB)
-PADLOCK_DEFINE_RAW(reload_xcrypt_cbc, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CBC)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cbc, PADLOCK_TEST_RELOAD, PADLOCK_OP_XCRYPT_CBC)
 PADLOCK_DEFINE_RAW(xcrypt_cbc, "", PADLOCK_OP_XCRYPT_CBC)
-PADLOCK_DEFINE_RAW(reload_xcrypt_ctr, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CTR)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ctr, PADLOCK_TEST_RELOAD, PADLOCK_OP_XCRYPT_CTR)
 PADLOCK_DEFINE_RAW(xcrypt_ctr, "", PADLOCK_OP_XCRYPT_CTR)
-PADLOCK_DEFINE_RAW(reload_xcrypt_cfb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_CFB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_cfb, PADLOCK_TEST_RELOAD, PADLOCK_OP_XCRYPT_CFB)
 PADLOCK_DEFINE_RAW(xcrypt_cfb, "", PADLOCK_OP_XCRYPT_CFB)
-PADLOCK_DEFINE_RAW(reload_xcrypt_ofb, PADLOCK_RELOAD, PADLOCK_OP_XCRYPT_OFB)
+PADLOCK_DEFINE_RAW(reload_xcrypt_ofb, PADLOCK_TEST_RELOAD, PADLOCK_OP_XCRYPT_OFB)
 PADLOCK_DEFINE_RAW(xcrypt_ofb, "", PADLOCK_OP_XCRYPT_OFB)
 PADLOCK_DEFINE_RAW(xsha1, "", PADLOCK_OP_XSHA1)
 PADLOCK_DEFINE_RAW(xsha256, "", PADLOCK_OP_XSHA256)
