@@ -33,13 +33,12 @@
  *
  * GCM.  The counter mode runs on PadLock as above (with GCM's 32-bit
  * counter); GHASH is computed in software in constant time: the
- * multiplication in GF(2^128) is a carry-less product made of 32x32->64
- * integer multiplications of operands with every fourth bit kept
- * (clmul32()), Karatsuba on top, and a reduction by shifts and XORs, so
- * no branch and no memory address depends on the data, the key or H (and
- * the multiplier's time not on its operands: provider/README.md, "GCM").
- * The 32-bit multiplications are what both the 32-bit and the 64-bit
- * builds do: one MUL instruction each on i386.  H and the key schedule are
+ * multiplication in GF(2^128) is a carry-less product made of integer
+ * multiplications of operands with every fourth bit kept (64-bit words on
+ * 64-bit builds, 32x32->64 on 32-bit ones), Karatsuba on top, and a
+ * reduction by shifts and XORs, so no branch and no memory address
+ * depends on the data, the key or H (and the multiplier's time not on its
+ * operands: provider/README.md, "GCM").  H and the key schedule are
  * computed when the key is set; a message costs E(J0) and its blocks.
  *
  * TLS.  With OpenSSL's TLS parameters set, each update is one TLS 1.x
@@ -74,6 +73,19 @@ enum { PL_ECB = 1, PL_CBC = 2, PL_CFB = 3, PL_OFB = 4, PL_CTR = 5, PL_GCM = 6 };
 #define PL_TLS_EXPLICIT_IV	8	/* GCM: nonce_explicit in the record */
 #define PL_TLS_TAG		16
 
+/*
+ * One 64-bit half of GHASH's key H as clmul64() takes it (below): on
+ * 64-bit builds its five words of every fifth bit, on 32-bit builds its
+ * two 32-bit halves and their sum.
+ */
+#if UINTPTR_MAX > 0xffffffffu
+typedef uint64_t pl_hword;
+#define PL_HWORDS	5
+#else
+typedef uint32_t pl_hword;
+#define PL_HWORDS	3
+#endif
+
 struct pl_aes {
 	unsigned char ekey[256] PL_ALIGNED;	/* encryption schedule */
 	unsigned char dkey[256] PL_ALIGNED;	/* decryption schedule */
@@ -92,7 +104,7 @@ struct pl_aes {
 	int mode, enc, pad, key_set, iv_set;
 	size_t keylen, ivlen;
 	/* GCM */
-	uint32_t hk[9];				/* H as gf128_mul() takes it */
+	pl_hword hk[3 * PL_HWORDS];		/* H as gf128_mul() takes it */
 	uint64_t s[2];
 	unsigned char j0[16];
 	unsigned char gbuf[16];
@@ -362,12 +374,10 @@ static unsigned int bytes_differ(const unsigned char *a, const unsigned char *b,
 
 static uint64_t load_be64(const unsigned char *p)
 {
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);	/* x86 is little-endian */
 }
 
 static void store_be64(unsigned char *p, uint64_t v)
@@ -381,16 +391,65 @@ static void store_be64(unsigned char *p, uint64_t v)
 }
 
 /*
- * The carry-less (GF(2)[x]) product of two 32-bit words, from integer
- * multiplications.  Each operand is split into four words that keep every
- * fourth bit (bits 0, 4, 8, ... in the first, 1, 5, 9, ... in the next),
- * so between two kept bits there are three zero bits.  In the integer
- * product of two such words the bit positions of one class (positions
- * equal modulo 4) receive sums of at most 8 one-bit products: each sum
- * fits in the four bits up to the next position of its class, so no carry
- * reaches a bit that is kept, and bit p of the sum's class is the XOR of
- * the one-bit products, the carry-less result.  The four products whose
- * classes add up to one class are XORed and masked to it.
+ * Carry-less (GF(2)[x]) multiplication from integer multiplications.
+ * Each operand is split into words that keep every k-th bit (k = 4: bits
+ * 0, 4, 8, ... in the first word, 1, 5, 9, ... in the next), so between
+ * two kept bits there are k - 1 zero bits.  In the integer product of two
+ * such words the positions of one class (equal modulo k) receive sums of
+ * one-bit products; while a sum stays below 2^k it fits in the k bits up
+ * to the next position of its class, no carry reaches a bit that is kept,
+ * and the sum's lowest bit is their XOR: the carry-less product's bit.
+ * The products whose classes add up to one class are XORed and masked to
+ * it.  Integer multiplication takes the same time whatever its operands
+ * on these CPUs (provider/README.md, "GCM"); nothing here branches or
+ * indexes memory on the operands.
+ */
+#if UINTPTR_MAX > 0xffffffffu
+/*
+ * 64-bit builds: 64x64->128 multiplications (one MUL each) of words that
+ * keep every fifth bit: at most 13 kept bits per word, sums of at most 13,
+ * below 2^5.  Classes modulo 5; bit 64 + q of a product is in the class
+ * of q + 4.
+ */
+static const uint64_t clmul_mask[5] = {
+	0x1084210842108421ULL, 0x2108421084210842ULL, 0x4210842108421084ULL,
+	0x8421084210842108ULL, 0x0842108421084210ULL,
+};
+
+static void clmul64_split(pl_hword w[PL_HWORDS], uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		w[i] = v & clmul_mask[i];
+}
+
+/* r = a * b, 128 bits (r[0] high); b as clmul64_split() made it. */
+static void clmul64(uint64_t r[2], uint64_t a, const pl_hword b[PL_HWORDS])
+{
+	uint64_t x[5], hi = 0, lo = 0;
+	unsigned __int128 z;
+	int i, k;
+
+	for (i = 0; i < 5; i++)
+		x[i] = a & clmul_mask[i];
+#pragma GCC unroll 5
+	for (k = 0; k < 5; k++) {
+		z = 0;
+#pragma GCC unroll 5
+		for (i = 0; i < 5; i++)
+			z ^= (unsigned __int128)x[i] * b[(k + 5 - i) % 5];
+		lo |= (uint64_t)z & clmul_mask[k];
+		hi |= (uint64_t)(z >> 64) & clmul_mask[(k + 1) % 5];
+	}
+	r[0] = hi;
+	r[1] = lo;
+}
+#else
+/*
+ * 32-bit builds: the 64-bit product of two 32-bit words that keep every
+ * fourth bit: 8 kept bits per word, sums of at most 8, below 2^4.  Each
+ * multiplication is one 32x32->64 MUL.
  */
 static uint64_t clmul32(uint32_t x, uint32_t y)
 {
@@ -412,16 +471,15 @@ static uint64_t clmul32(uint32_t x, uint32_t y)
 	       (z2 & 0x4444444444444444ULL) | (z3 & 0x8888888888888888ULL);
 }
 
-/* A 64-bit operand as clmul64() takes it: high half, low half, their sum. */
-static void clmul64_split(uint32_t w[3], uint64_t v)
+static void clmul64_split(pl_hword w[PL_HWORDS], uint64_t v)
 {
 	w[0] = (uint32_t)(v >> 32);
 	w[1] = (uint32_t)v;
 	w[2] = w[0] ^ w[1];
 }
 
-/* r = a * b carry-less, 128 bits (r[0] high); Karatsuba on 32-bit halves. */
-static void clmul64(uint64_t r[2], uint64_t a, const uint32_t b[3])
+/* r = a * b, 128 bits (r[0] high); Karatsuba on 32-bit halves. */
+static void clmul64(uint64_t r[2], uint64_t a, const pl_hword b[PL_HWORDS])
 {
 	uint32_t a1 = (uint32_t)(a >> 32), a0 = (uint32_t)a;
 	uint64_t hi = clmul32(a1, b[0]), lo = clmul32(a0, b[1]);
@@ -430,6 +488,7 @@ static void clmul64(uint64_t r[2], uint64_t a, const uint32_t b[3])
 	r[0] = hi ^ mid >> 32;
 	r[1] = lo ^ mid << 32;
 }
+#endif
 
 /*
  * H for gf128_mul(): its 64-bit halves and their sum (Karatsuba's three
@@ -440,8 +499,8 @@ static void ghash_setkey(struct pl_aes *c, const unsigned char *h)
 	uint64_t h1 = load_be64(h), h0 = load_be64(h + 8);
 
 	clmul64_split(c->hk, h1);
-	clmul64_split(c->hk + 3, h0);
-	clmul64_split(c->hk + 6, h1 ^ h0);
+	clmul64_split(c->hk + PL_HWORDS, h0);
+	clmul64_split(c->hk + 2 * PL_HWORDS, h1 ^ h0);
 }
 
 /*
@@ -453,13 +512,13 @@ static void ghash_setkey(struct pl_aes *c, const unsigned char *h)
  * then folds the low 128 bits (degrees 128 to 255) into the high ones,
  * the lowest word first: shifts and XORs only.
  */
-static void gf128_mul(uint64_t x[2], const uint32_t *hk)
+static void gf128_mul(uint64_t x[2], const pl_hword *hk)
 {
 	uint64_t hh[2], ll[2], mm[2], v0, v1, v2, v3;
 
 	clmul64(hh, x[0], hk);
-	clmul64(ll, x[1], hk + 3);
-	clmul64(mm, x[0] ^ x[1], hk + 6);
+	clmul64(ll, x[1], hk + PL_HWORDS);
+	clmul64(mm, x[0] ^ x[1], hk + 2 * PL_HWORDS);
 	v3 = hh[0];
 	v2 = hh[1] ^ mm[0] ^ hh[0] ^ ll[0];
 	v1 = ll[0] ^ mm[1] ^ hh[1] ^ ll[1];
@@ -476,7 +535,7 @@ static void gf128_mul(uint64_t x[2], const uint32_t *hk)
 	x[1] = v2;
 }
 
-static void ghash_block(uint64_t s[2], const uint32_t *hk, const unsigned char *b)
+static void ghash_block(uint64_t s[2], const pl_hword *hk, const unsigned char *b)
 {
 	s[0] ^= load_be64(b);
 	s[1] ^= load_be64(b + 8);
