@@ -34,12 +34,13 @@
  * GCM.  The counter mode runs on PadLock as above (with GCM's 32-bit
  * counter); GHASH is computed in software in constant time: the
  * multiplication in GF(2^128) is a carry-less product made of integer
- * multiplications of operands with every fourth bit kept (64-bit words on
- * 64-bit builds, 32x32->64 on 32-bit ones), Karatsuba on top, and a
- * reduction by shifts and XORs, so no branch and no memory address
- * depends on the data, the key or H (and the multiplier's time not on its
- * operands: provider/README.md, "GCM").  H and the key schedule are
- * computed when the key is set; a message costs E(J0) and its blocks.
+ * multiplications of operands with every fifth bit kept (64x64->128 on
+ * 64-bit builds) or every fourth (32x32->64 on 32-bit ones), Karatsuba on
+ * top, and a reduction by shifts and XORs, so no branch and no memory
+ * address depends on the data, the key or H; what is known of the
+ * multiplier's timing is in provider/README.md ("GHASH in constant time").
+ * H and the key schedule are computed when the key is set; a message
+ * costs E(J0) and its blocks.
  *
  * TLS.  With OpenSSL's TLS parameters set, each update is one TLS 1.x
  * record and the cipher does the record work libssl leaves to it: CBC
@@ -400,9 +401,9 @@ static void store_be64(unsigned char *p, uint64_t v)
  * to the next position of its class, no carry reaches a bit that is kept,
  * and the sum's lowest bit is their XOR: the carry-less product's bit.
  * The products whose classes add up to one class are XORed and masked to
- * it.  Integer multiplication takes the same time whatever its operands
- * on these CPUs (provider/README.md, "GCM"); nothing here branches or
- * indexes memory on the operands.
+ * it.  Nothing here branches or indexes memory on the operands; the time
+ * is constant as far as MUL's is (provider/README.md, "GHASH in constant
+ * time").
  */
 #if UINTPTR_MAX > 0xffffffffu
 /*
