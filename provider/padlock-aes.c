@@ -9,7 +9,11 @@
  * computed here without table lookups: the S-box value is the GF(2^8)
  * inverse (x^254) and the affine map, so nothing indexed by key bytes.
  * Schedules are 256 bytes (the engine may read 16 round keys), 16-byte
- * aligned, and wiped when the context is freed or re-keyed.
+ * aligned, and wiped when the context is freed or re-keyed.  Only ECB and
+ * CBC decrypt with the inverse cipher, so only they get a decryption
+ * schedule.  A context given the key it already holds (OpenSSL callers
+ * that pass the key with every new IV) keeps its schedules and GHASH key:
+ * everything derived from the key belongs to the key, not to the message.
  *
  * Buffers.  Every operand must be 16-byte aligned (docs/hardware.md 2.1),
  * and ECB/CBC read whole fetch groups past the end of their input (2.2:
@@ -29,9 +33,14 @@
  *
  * GCM.  The counter mode runs on PadLock as above (with GCM's 32-bit
  * counter); GHASH is computed in software in constant time: the
- * multiplication in GF(2^128) walks the 128 bits of one operand and adds
- * the other under an all-ones/all-zeroes mask, with a masked reduction,
- * so no branch and no memory address depends on the data, the key or H.
+ * multiplication in GF(2^128) is a carry-less product made of integer
+ * multiplications of operands with every fifth bit kept (64x64->128 on
+ * 64-bit builds) or every fourth (32x32->64 on 32-bit ones), Karatsuba on
+ * top, and a reduction by shifts and XORs, so no branch and no memory
+ * address depends on the data, the key or H; what is known of the
+ * multiplier's timing is in provider/README.md ("GHASH in constant time").
+ * H and the key schedule are computed when the key is set; a message
+ * costs E(J0) and its blocks.
  *
  * TLS.  With OpenSSL's TLS parameters set, each update is one TLS 1.x
  * record and the cipher does the record work libssl leaves to it: CBC
@@ -65,6 +74,19 @@ enum { PL_ECB = 1, PL_CBC = 2, PL_CFB = 3, PL_OFB = 4, PL_CTR = 5, PL_GCM = 6 };
 #define PL_TLS_EXPLICIT_IV	8	/* GCM: nonce_explicit in the record */
 #define PL_TLS_TAG		16
 
+/*
+ * One 64-bit half of GHASH's key H as clmul64() takes it (below): on
+ * 64-bit builds its five words of every fifth bit, on 32-bit builds its
+ * two 32-bit halves and their sum.
+ */
+#if UINTPTR_MAX > 0xffffffffu
+typedef uint64_t pl_hword;
+#define PL_HWORDS	5
+#else
+typedef uint32_t pl_hword;
+#define PL_HWORDS	3
+#endif
+
 struct pl_aes {
 	unsigned char ekey[256] PL_ALIGNED;	/* encryption schedule */
 	unsigned char dkey[256] PL_ALIGNED;	/* decryption schedule */
@@ -75,6 +97,7 @@ struct pl_aes {
 	unsigned char ks[16] PL_ALIGNED;	/* keystream of a partial block */
 	unsigned char bounce[(PL_BOUNCE_BLOCKS + PL_SLACK_BLOCKS) * 16] PL_ALIGNED;
 	unsigned char oiv[PL_GCM_MAX_IVLEN];	/* the IV as given */
+	unsigned char rawkey[32];		/* the key the schedules are of */
 	unsigned char buf[16];			/* ECB/CBC: pending input */
 	size_t bufsz;
 	unsigned int num;			/* bytes of ks/iv used */
@@ -82,7 +105,8 @@ struct pl_aes {
 	int mode, enc, pad, key_set, iv_set;
 	size_t keylen, ivlen;
 	/* GCM */
-	uint64_t h[2], s[2];
+	pl_hword hk[3 * PL_HWORDS];		/* H as gf128_mul() takes it */
+	uint64_t s[2];
 	unsigned char j0[16];
 	unsigned char gbuf[16];
 	size_t gbufn;
@@ -126,6 +150,7 @@ static uint8_t aes_sbox(uint8_t x)
 	return (uint8_t)(b ^ 0x63);
 }
 
+/* The encryption schedule into ek, the decryption one into dk unless NULL. */
 static void aes_expand(const unsigned char *key, size_t keylen,
 		       unsigned char *ek, unsigned char *dk)
 {
@@ -152,7 +177,7 @@ static void aes_expand(const unsigned char *key, size_t keylen,
 			w[4 * i + j] = w[4 * (i - nk) + j] ^ t[j];
 	}
 	/* equivalent inverse cipher: reversed, InvMixColumns inside */
-	for (r = 0; r <= nr; r++) {
+	for (r = 0; dk && r <= nr; r++) {
 		const unsigned char *src = ek + 16 * (nr - r);
 		unsigned char *dst = dk + 16 * r;
 
@@ -188,7 +213,9 @@ static void aes_cword(unsigned char *cw, size_t keylen, int decrypt)
 
 static void aes_setkey(struct pl_aes *c, const unsigned char *key)
 {
-	aes_expand(key, c->keylen, c->ekey, c->dkey);
+	int inverse = c->mode == PL_ECB || c->mode == PL_CBC;
+
+	aes_expand(key, c->keylen, c->ekey, inverse ? c->dkey : NULL);
 	aes_cword(c->cw_enc, c->keylen, 0);
 	aes_cword(c->cw_dec, c->keylen, 1);
 	aes_cword(c->cw_cfbdec, c->keylen, 1);
@@ -332,16 +359,26 @@ static void xor_bytes(unsigned char *out, const unsigned char *a,
 		out[i] = a[i] ^ b[i];
 }
 
+/* Nonzero if the n bytes differ; the time does not depend on where. */
+static unsigned int bytes_differ(const unsigned char *a, const unsigned char *b,
+				 size_t n)
+{
+	unsigned int diff = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		diff |= a[i] ^ b[i];
+	return diff;
+}
+
 /* ---- GHASH, constant time (see the top of the file) ---- */
 
 static uint64_t load_be64(const unsigned char *p)
 {
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);	/* x86 is little-endian */
 }
 
 static void store_be64(unsigned char *p, uint64_t v)
@@ -354,28 +391,156 @@ static void store_be64(unsigned char *p, uint64_t v)
 	}
 }
 
-static void gf128_mul(uint64_t x[2], const uint64_t h[2])
+/*
+ * Carry-less (GF(2)[x]) multiplication from integer multiplications.
+ * Each operand is split into words that keep every k-th bit (k = 4: bits
+ * 0, 4, 8, ... in the first word, 1, 5, 9, ... in the next), so between
+ * two kept bits there are k - 1 zero bits.  In the integer product of two
+ * such words the positions of one class (equal modulo k) receive sums of
+ * one-bit products; while a sum stays below 2^k it fits in the k bits up
+ * to the next position of its class, no carry reaches a bit that is kept,
+ * and the sum's lowest bit is their XOR: the carry-less product's bit.
+ * The products whose classes add up to one class are XORed and masked to
+ * it.  Nothing here branches or indexes memory on the operands; the time
+ * is constant as far as MUL's is (provider/README.md, "GHASH in constant
+ * time").
+ */
+#if UINTPTR_MAX > 0xffffffffu
+/*
+ * 64-bit builds: 64x64->128 multiplications (one MUL each) of words that
+ * keep every fifth bit: at most 13 kept bits per word, sums of at most 13,
+ * below 2^5.  Classes modulo 5; bit 64 + q of a product is in the class
+ * of q + 4.
+ */
+static const uint64_t clmul_mask[5] = {
+	0x1084210842108421ULL, 0x2108421084210842ULL, 0x4210842108421084ULL,
+	0x8421084210842108ULL, 0x0842108421084210ULL,
+};
+
+static void clmul64_split(pl_hword w[PL_HWORDS], uint64_t v)
 {
-	uint64_t z0 = 0, z1 = 0, v0 = h[0], v1 = h[1], bit, lsb;
 	int i;
 
-	for (i = 0; i < 128; i++) {
-		bit = (i < 64 ? x[0] >> (63 - i) : x[1] >> (127 - i)) & 1;
-		z0 ^= v0 & (0 - bit);
-		z1 ^= v1 & (0 - bit);
-		lsb = v1 & 1;
-		v1 = v1 >> 1 | v0 << 63;
-		v0 = v0 >> 1 ^ (0xe100000000000000ULL & (0 - lsb));
-	}
-	x[0] = z0;
-	x[1] = z1;
+	for (i = 0; i < 5; i++)
+		w[i] = v & clmul_mask[i];
 }
 
-static void ghash_block(uint64_t s[2], const uint64_t h[2], const unsigned char *b)
+/* r = a * b, 128 bits (r[0] high); b as clmul64_split() made it. */
+static void clmul64(uint64_t r[2], uint64_t a, const pl_hword b[PL_HWORDS])
+{
+	uint64_t x[5], hi = 0, lo = 0;
+	unsigned __int128 z;
+	int i, k;
+
+	for (i = 0; i < 5; i++)
+		x[i] = a & clmul_mask[i];
+#pragma GCC unroll 5
+	for (k = 0; k < 5; k++) {
+		z = 0;
+#pragma GCC unroll 5
+		for (i = 0; i < 5; i++)
+			z ^= (unsigned __int128)x[i] * b[(k + 5 - i) % 5];
+		lo |= (uint64_t)z & clmul_mask[k];
+		hi |= (uint64_t)(z >> 64) & clmul_mask[(k + 1) % 5];
+	}
+	r[0] = hi;
+	r[1] = lo;
+}
+#else
+/*
+ * 32-bit builds: the 64-bit product of two 32-bit words that keep every
+ * fourth bit: 8 kept bits per word, sums of at most 8, below 2^4.  Each
+ * multiplication is one 32x32->64 MUL.
+ */
+static uint64_t clmul32(uint32_t x, uint32_t y)
+{
+	const uint32_t m0 = 0x11111111, m1 = 0x22222222;
+	const uint32_t m2 = 0x44444444, m3 = 0x88888888;
+	uint32_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
+	uint32_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
+	uint64_t z0, z1, z2, z3;
+
+	z0 = (uint64_t)x0 * y0 ^ (uint64_t)x1 * y3 ^
+	     (uint64_t)x2 * y2 ^ (uint64_t)x3 * y1;
+	z1 = (uint64_t)x0 * y1 ^ (uint64_t)x1 * y0 ^
+	     (uint64_t)x2 * y3 ^ (uint64_t)x3 * y2;
+	z2 = (uint64_t)x0 * y2 ^ (uint64_t)x1 * y1 ^
+	     (uint64_t)x2 * y0 ^ (uint64_t)x3 * y3;
+	z3 = (uint64_t)x0 * y3 ^ (uint64_t)x1 * y2 ^
+	     (uint64_t)x2 * y1 ^ (uint64_t)x3 * y0;
+	return (z0 & 0x1111111111111111ULL) | (z1 & 0x2222222222222222ULL) |
+	       (z2 & 0x4444444444444444ULL) | (z3 & 0x8888888888888888ULL);
+}
+
+static void clmul64_split(pl_hword w[PL_HWORDS], uint64_t v)
+{
+	w[0] = (uint32_t)(v >> 32);
+	w[1] = (uint32_t)v;
+	w[2] = w[0] ^ w[1];
+}
+
+/* r = a * b, 128 bits (r[0] high); Karatsuba on 32-bit halves. */
+static void clmul64(uint64_t r[2], uint64_t a, const pl_hword b[PL_HWORDS])
+{
+	uint32_t a1 = (uint32_t)(a >> 32), a0 = (uint32_t)a;
+	uint64_t hi = clmul32(a1, b[0]), lo = clmul32(a0, b[1]);
+	uint64_t mid = clmul32(a1 ^ a0, b[2]) ^ hi ^ lo;
+
+	r[0] = hi ^ mid >> 32;
+	r[1] = lo ^ mid << 32;
+}
+#endif
+
+/*
+ * H for gf128_mul(): its 64-bit halves and their sum (Karatsuba's three
+ * products), each split for clmul64().
+ */
+static void ghash_setkey(struct pl_aes *c, const unsigned char *h)
+{
+	uint64_t h1 = load_be64(h), h0 = load_be64(h + 8);
+
+	clmul64_split(c->hk, h1);
+	clmul64_split(c->hk + PL_HWORDS, h0);
+	clmul64_split(c->hk + 2 * PL_HWORDS, h1 ^ h0);
+}
+
+/*
+ * x = x * H in GCM's field.  GCM stores the coefficient of x^0 in the most
+ * significant bit, so the 128-bit integers are the polynomials with their
+ * bits reversed; their carry-less product (Karatsuba on 64-bit halves) is
+ * the product's 255 bits reversed, and one shift to the left makes it the
+ * reversed 256-bit product.  The reduction by x^128 + x^7 + x^2 + x + 1
+ * then folds the low 128 bits (degrees 128 to 255) into the high ones,
+ * the lowest word first: shifts and XORs only.
+ */
+static void gf128_mul(uint64_t x[2], const pl_hword *hk)
+{
+	uint64_t hh[2], ll[2], mm[2], v0, v1, v2, v3;
+
+	clmul64(hh, x[0], hk);
+	clmul64(ll, x[1], hk + PL_HWORDS);
+	clmul64(mm, x[0] ^ x[1], hk + 2 * PL_HWORDS);
+	v3 = hh[0];
+	v2 = hh[1] ^ mm[0] ^ hh[0] ^ ll[0];
+	v1 = ll[0] ^ mm[1] ^ hh[1] ^ ll[1];
+	v0 = ll[1];
+	v3 = v3 << 1 | v2 >> 63;
+	v2 = v2 << 1 | v1 >> 63;
+	v1 = v1 << 1 | v0 >> 63;
+	v0 <<= 1;
+	v2 ^= v0 ^ v0 >> 1 ^ v0 >> 2 ^ v0 >> 7;
+	v1 ^= v0 << 63 ^ v0 << 62 ^ v0 << 57;
+	v3 ^= v1 ^ v1 >> 1 ^ v1 >> 2 ^ v1 >> 7;
+	v2 ^= v1 << 63 ^ v1 << 62 ^ v1 << 57;
+	x[0] = v3;
+	x[1] = v2;
+}
+
+static void ghash_block(uint64_t s[2], const pl_hword *hk, const unsigned char *b)
 {
 	s[0] ^= load_be64(b);
 	s[1] ^= load_be64(b + 8);
-	gf128_mul(s, h);
+	gf128_mul(s, hk);
 }
 
 static void ghash_update(struct pl_aes *c, const unsigned char *p, size_t n)
@@ -389,11 +554,11 @@ static void ghash_update(struct pl_aes *c, const unsigned char *p, size_t n)
 		n -= k;
 		if (c->gbufn < 16)
 			return;
-		ghash_block(c->s, c->h, c->gbuf);
+		ghash_block(c->s, c->hk, c->gbuf);
 		c->gbufn = 0;
 	}
 	for (; n >= 16; n -= 16, p += 16)
-		ghash_block(c->s, c->h, p);
+		ghash_block(c->s, c->hk, p);
 	memcpy(c->gbuf, p, n);
 	c->gbufn = n;
 }
@@ -404,7 +569,7 @@ static void ghash_flush(struct pl_aes *c)
 	if (!c->gbufn)
 		return;
 	memset(c->gbuf + c->gbufn, 0, 16 - c->gbufn);
-	ghash_block(c->s, c->h, c->gbuf);
+	ghash_block(c->s, c->hk, c->gbuf);
 	c->gbufn = 0;
 }
 
@@ -424,7 +589,7 @@ static void gcm_start(struct pl_aes *c)
 		ghash_flush(c);
 		memset(lens, 0, 8);
 		store_be64(lens + 8, (uint64_t)c->ivlen * 8);
-		ghash_block(c->s, c->h, lens);
+		ghash_block(c->s, c->hk, lens);
 		store_be64(c->j0, c->s[0]);
 		store_be64(c->j0 + 8, c->s[1]);
 	}
@@ -476,6 +641,22 @@ static void *aes_dupctx(void *vc)
 	return d;
 }
 
+/* Everything that depends on the key alone: schedules, GCM's H. */
+static void aes_rekey(struct pl_aes *c, const unsigned char *key)
+{
+	pl_cleanse(c->ekey, sizeof(c->ekey));
+	pl_cleanse(c->dkey, sizeof(c->dkey));
+	memcpy(c->rawkey, key, c->keylen);
+	aes_setkey(c, key);
+	if (c->mode == PL_GCM) {
+		unsigned char zero[16] = { 0 }, h[16];
+
+		aes_encrypt1(c, h, zero);
+		ghash_setkey(c, h);
+		pl_cleanse(h, sizeof(h));
+	}
+}
+
 static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 		    const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[],
 		    int enc);
@@ -524,17 +705,13 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 			PL_ERR(c->pc, PL_R_INVALID_KEY_LENGTH);
 			return 0;
 		}
-		pl_cleanse(c->ekey, sizeof(c->ekey));
-		pl_cleanse(c->dkey, sizeof(c->dkey));
-		aes_setkey(c, key);
-		if (c->mode == PL_GCM) {
-			unsigned char zero[16] = { 0 }, h[16];
-
-			aes_encrypt1(c, h, zero);
-			c->h[0] = load_be64(h);
-			c->h[1] = load_be64(h + 8);
-			pl_cleanse(h, sizeof(h));
-		}
+		/*
+		 * The same key again (a new IV for the next message): the
+		 * schedules and H are those of this key already.  Whether
+		 * the key changed is all the comparison's time tells.
+		 */
+		if (!c->key_set || bytes_differ(key, c->rawkey, keylen))
+			aes_rekey(c, key);
 	}
 	if (c->mode == PL_GCM && c->key_set && c->iv_set)
 		gcm_start(c);
@@ -782,23 +959,11 @@ static void gcm_tag(struct pl_aes *c, unsigned char *tag)
 	ghash_flush(c);
 	store_be64(lens, c->aadlen * 8);
 	store_be64(lens + 8, c->ctlen * 8);
-	ghash_block(c->s, c->h, lens);
+	ghash_block(c->s, c->hk, lens);
 	aes_encrypt1(c, tag, c->j0);
 	store_be64(lens, c->s[0]);
 	store_be64(lens + 8, c->s[1]);
 	xor_bytes(tag, tag, lens, 16);
-}
-
-/* Nonzero if the n bytes differ; the time does not depend on where. */
-static unsigned int bytes_differ(const unsigned char *a, const unsigned char *b,
-				 size_t n)
-{
-	unsigned int diff = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		diff |= a[i] ^ b[i];
-	return diff;
 }
 
 static int gcm_final(struct pl_aes *c, size_t *outl)

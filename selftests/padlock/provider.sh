@@ -273,6 +273,7 @@ took "the random cases"
 report tls "$cases" "$seed"
 took "the TLS records"
 report errors
+report rekey
 report big "$big"
 report edge
 

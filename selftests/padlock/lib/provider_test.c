@@ -1508,6 +1508,116 @@ static void edge(void)
 	}
 }
 
+/*
+ * One context re-initialised again and again, as `openssl speed`, TLS and
+ * OpenSSH use theirs: the same key with a new IV (what the key alone
+ * determines must be kept), a key that differs only in its last or its
+ * first byte (it must not be), an IV without a key, encryption and
+ * decryption alternating.  Every message is checked against a fresh
+ * context of the default provider.
+ */
+static void rekey(void)
+{
+	static const char *const modes[] = { "ECB", "CBC", "CTR", "CFB", "OFB", "GCM" };
+	/* which key (0: none, the last one stays), and the direction */
+	static const struct { int key, enc; } steps[] = {
+		{ 1, 1 }, { 1, 1 }, { 2, 1 }, { 1, 1 }, { 0, 1 }, { 3, 0 },
+		{ 3, 0 }, { 1, 0 }, { 0, 0 }, { 1, 1 }, { 2, 0 }, { 2, 1 },
+	};
+	int bits[3] = { 128, 192, 256 }, m, b;
+	size_t st;
+
+	for (m = 0; m < 6; m++) {
+		int gcm = !strcmp(modes[m], "GCM"), block = m < 2, ok = 1;
+		char desc[128];
+
+		snprintf(desc, sizeof(desc),
+			 "rekey aes-*-%s: one context, the same key again, keys one byte apart, IV-only re-inits",
+			 modes[m]);
+		for (b = 0; b < 3 && ok; b++) {
+			unsigned char keys[4][32], iv[16], aad[20], pt[96], ct[96], ref[96], got[96];
+			unsigned char tag[16], rtag[16];
+			struct split one = { 1, { 0 } };
+			size_t keylen = (size_t)bits[b] / 8, ivlen = gcm ? 12 : 16;
+			char name[32];
+			EVP_CIPHER *pc, *dc;
+			EVP_CIPHER_CTX *ctx;
+			int cur = 1;
+
+			snprintf(name, sizeof(name), "AES-%d-%s", bits[b], modes[m]);
+			pc = fetch_cipher(name, PL);
+			dc = fetch_cipher(name, DEF);
+			if (!pc || !dc) {
+				EVP_CIPHER_free(pc);
+				EVP_CIPHER_free(dc);
+				printf("SKIP %s | padlock does not offer %s here\n", desc, name);
+				ok = -1;
+				break;
+			}
+			rnd_bytes(keys[1], keylen);
+			memcpy(keys[2], keys[1], keylen);
+			keys[2][keylen - 1] ^= 1;
+			memcpy(keys[3], keys[1], keylen);
+			keys[3][0] ^= 0x80;
+			ctx = EVP_CIPHER_CTX_new();
+			ok = ctx && EVP_CipherInit_ex2(ctx, pc, NULL, NULL, 1, NULL);
+			for (st = 0; ok && st < sizeof(steps) / sizeof(steps[0]); st++) {
+				int enc = steps[st].enc, outl, l2;
+				size_t len = block ? 16 * (1 + rndn(6)) : 1 + rndn(sizeof(pt) - 1);
+				OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+				long n;
+
+				if (steps[st].key)
+					cur = steps[st].key;
+				rnd_bytes(iv, sizeof(iv));
+				rnd_bytes(aad, sizeof(aad));
+				rnd_bytes(pt, len);
+				one.len[0] = len;
+				/* the reference: a fresh default-provider context */
+				if (enc || !gcm) {
+					n = run_cipher(dc, enc, keys[cur], iv, ivlen, 0, aad,
+						       gcm ? sizeof(aad) : 0, pt, len, ref, &one,
+						       rtag, 16);
+				} else {
+					/* GCM decryption: a message and tag made by default */
+					n = run_cipher(dc, 1, keys[cur], iv, ivlen, 0, aad,
+						       sizeof(aad), pt, len, ct, &one, rtag, 16);
+					memcpy(ref, pt, len);
+					memcpy(pt, ct, len);
+					memcpy(tag, rtag, 16);
+				}
+				ok = n == (long)len &&
+				     EVP_CipherInit_ex2(ctx, NULL, steps[st].key ? keys[cur] : NULL,
+							iv, enc, NULL) &&
+				     EVP_CIPHER_CTX_set_padding(ctx, 0) &&
+				     (!gcm || EVP_CipherUpdate(ctx, NULL, &outl, aad, sizeof(aad))) &&
+				     EVP_CipherUpdate(ctx, got, &outl, pt, (int)len);
+				if (ok && gcm && !enc) {
+					p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
+										 tag, 16);
+					ok = EVP_CIPHER_CTX_set_params(ctx, p);
+				}
+				ok = ok && EVP_CipherFinal_ex(ctx, got + outl, &l2) &&
+				     outl + l2 == (int)len && !memcmp(got, ref, len);
+				if (ok && gcm && enc) {
+					p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
+										 tag, 16);
+					ok = EVP_CIPHER_CTX_get_params(ctx, p) && !memcmp(tag, rtag, 16);
+				}
+				if (!ok)
+					fail(desc, "%s step %zu (%s, key %d%s): differs from the default provider",
+					     name, st, enc ? "encrypt" : "decrypt", cur,
+					     steps[st].key ? "" : " kept, IV only");
+			}
+			EVP_CIPHER_CTX_free(ctx);
+			EVP_CIPHER_free(pc);
+			EVP_CIPHER_free(dc);
+		}
+		if (ok == 1)
+			printf("PASS %s\n", desc);
+	}
+}
+
 static void offers(void)
 {
 	static const char *names[] = {
@@ -1533,7 +1643,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | big MIB | edge | offers\n",
+		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | rekey | big MIB | edge | offers\n",
 			argv[0]);
 		return 2;
 	}
@@ -1574,6 +1684,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "edge")) {
 		rng_state = 777;
 		edge();
+	} else if (!strcmp(argv[1], "rekey")) {
+		rng_state = 4242;
+		rekey();
 	} else if (!strcmp(argv[1], "offers")) {
 		offers();
 	} else {
