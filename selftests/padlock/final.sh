@@ -19,12 +19,14 @@ if [ -d /sys/module/padlock_sim ]; then
 	fi
 	ktap_diag "sim counters: $(tr '\n' ' ' < /sys/kernel/debug/padlock-sim/counters 2>/dev/null)"
 elif [ "$PADLOCK_PROFILE" != none ] && padlock_counters; then
-	# the QEMU model: its violations are #GPs, counted per vCPU
+	# the QEMU model: its violations are #GPs, counted per vCPU; those
+	# xcheck.sh's random streams cause on purpose are not our code's
 	v=$(sim_counter violations)
-	if [ "$v" = 0 ]; then
-		ktap_pass "QEMU model: 0 violations in this run"
+	d=$(cat /run/padlock-deliberate-violations 2>/dev/null || echo 0)
+	if [ -n "$v" ] && [ "$((v - d))" = 0 ]; then
+		ktap_pass "QEMU model: 0 violations in this run (besides $d deliberate ones of xcheck.sh)"
 	else
-		ktap_fail "QEMU model: 0 violations in this run (saw $v)"
+		ktap_fail "QEMU model: 0 violations in this run (saw ${v:-no counter}, of them $d deliberate ones of xcheck.sh)"
 	fi
 	ktap_diag "QEMU model counters: $("$PADLOCK_TOP/tools/testing/qemu/padlock-msr" | tr '\n' ' ')"
 else
