@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every algorithm of padlock-aes and padlock-sha against the kernel's own
+# implementation, with random requests run in the kernel by
+# padlock-difftest (drivers/test/padlock-difftest.c): ecb, cbc, ctr, xts and
+# cts(cbc) of AES, the single-block aes cipher, sha1/224/256 (sha384/512
+# where the engine has them) and hmac() of each.  Random keys (invalid
+# sizes included: both must refuse alike), lengths (mostly short, a tail of
+# several pages), encrypt and decrypt, in place and out of place,
+# scatterlists cut at random points, at odd offsets and across pages, IVs
+# about to carry (ctr), hash updates split at random points.  Output, the
+# chaining value in the IV (cbc, ctr), the untouched source and the bytes
+# around the destination are compared.  One KTAP line per algorithm, with
+# the PadLock instructions the CPU (padlock-sim or the QEMU model) executed
+# meanwhile: at least one per operation of ours, so our driver served them.
+#
+# Counts per algorithm: PADLOCK_SCALE=long 1,000,000; otherwise
+# PADLOCK_DIFF_COUNT (default 1,000).  PADLOCK_DIFF_ALGS (a list) runs
+# only those.  PADLOCK_SEED repeats a run; a mismatch names the request,
+# which "ALG 1 SEED INDEX" written to the module's run file runs alone.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
+# shellcheck source=lib/aes-lib.sh
+. "$here/lib/aes-lib.sh"
+
+ktap_header
+if [ "$PADLOCK_SCALE" = long ]; then
+	count=1000000
+else
+	count=${PADLOCK_DIFF_COUNT:-1000}
+fi
+RUN=/sys/kernel/debug/padlock-difftest/run
+seed=${PADLOCK_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+
+[ -e "$PADLOCK_KO_DIR/padlock-difftest.ko" ] ||
+	ktap_skip_all "padlock-difftest.ko not built (it is built with padlock-sim, not with PADLOCK_SIM=n)"
+
+aes_block_intree_autoload
+trap aes_allow_intree_autoload EXIT
+have_aes=0 have_sha=0
+aes_have_ace && aes_load_ours && have_aes=1
+{ [ -d /sys/module/padlock_sha ] || padlock_insmod padlock-sha 2>/dev/null; } && have_sha=1
+[ $have_aes = 1 ] || [ $have_sha = 1 ] ||
+	ktap_skip_all "neither padlock-aes nor padlock-sha loads on profile $PADLOCK_PROFILE"
+padlock_rmmod padlock_difftest
+if ! err=$(padlock_insmod padlock-difftest 2>&1); then
+	ktap_fail "padlock-difftest loads: $err"
+	ktap_finish
+fi
+# our drivers' self-tests, and the generic ones the module instantiates
+crypto_tests_wait
+
+# A bad request is refused with EINVAL (and no result).
+if echo "md5 10 1" > "$RUN" 2>/dev/null || echo "cbc(aes) 0 1" > "$RUN" 2>/dev/null ||
+   echo "bogus" > "$RUN" 2>/dev/null; then
+	ktap_fail "padlock-difftest refuses malformed requests"
+else
+	ktap_pass "padlock-difftest refuses malformed requests"
+fi
+
+ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per algorithm"
+
+# field NAME LINE: the value of NAME=VALUE in a result line
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
+
+# difftest ALG COUNTER...: one KTAP line for ALG; the counters (sim_counter
+# names) are summed before and after, and must have moved by at least one
+# instruction per operation of ours.
+# counters C...: the sum of those counters
+counters() {
+	local c v t=0
+	for c in "$@"; do
+		v=$(sim_counter "$c")
+		t=$((t + ${v:-0}))
+	done
+	echo "$t"
+}
+
+kc_total=0
+difftest() {
+	local alg=$1 res t0=$SECONDS n0 n1 ops insn kc0 kc desc
+	shift
+	if [ -n "${PADLOCK_DIFF_ALGS:-}" ] && [[ " $PADLOCK_DIFF_ALGS " != *" $alg "* ]]; then
+		ktap_skip "$alg" "not in PADLOCK_DIFF_ALGS"
+		return
+	fi
+	kc0=$(counters key_cached)
+	n0=$(counters "$@")
+	if ! echo "$alg $count $seed" > "$RUN" 2> /tmp/difftest.err; then
+		ktap_diag "request '$alg $count $seed': $(cat /tmp/difftest.err)"
+		ktap_fail "$alg: $count random requests against the kernel's own"
+		return
+	fi
+	res=$(cat "$RUN")
+	n1=$(counters "$@")
+	ktap_diag "$res ($((SECONDS - t0)) s)"
+	case "$res" in
+	"SKIP "*) ktap_skip "$alg: $count random requests" "${res#SKIP }"; return ;;
+	"FAIL $alg: "*) ktap_fail "$alg: ${res#FAIL }"; return ;;
+	esac
+	ops=$(field ours_ops "$res")
+	desc="$alg: $count random requests, $(field ours "$res") = $(field generic "$res") ($(field compared "$res") compared, $(field refused_alike "$res") refused alike, $(field bytes "$res") bytes)"
+	if [ "${res%% *}" != ok ]; then
+		ktap_fail "$desc"
+		return
+	fi
+	if ! padlock_counters; then
+		ktap_pass "$desc (no instruction counters on this CPU)"
+		return
+	fi
+	insn=$((n1 - n0))
+	kc=$(( $(counters key_cached) - kc0 ))
+	kc_total=$((kc_total + kc))
+	if [ "${ops:-0}" -gt 0 ] && [ "$insn" -ge "$ops" ]; then
+		ktap_pass "$desc, $* +$insn for $ops operations"
+	else
+		ktap_fail "$desc, $* +$insn for ${ops:-?} operations (want at least one each)"
+	fi
+}
+
+v0=$(sim_counter violations)
+log0=$(dmesg | wc -l)
+if [ $have_aes = 1 ]; then
+	for a in "ecb(aes)" "cbc(aes)" "ctr(aes)" "xts(aes)" "cts(cbc(aes))" aes; do
+		difftest "$a" xcrypt_ecb xcrypt_cbc xcrypt_ctr
+	done
+	if padlock_counters; then
+		if [ "$kc_total" = 0 ]; then
+			ktap_pass "every xcrypt reloaded its key (no xcrypt on a cached key)"
+		else
+			ktap_fail "every xcrypt reloaded its key ($kc_total on a cached key)"
+		fi
+	fi
+else
+	ktap_skip "AES algorithms" "no PadLock ACE unit on profile $PADLOCK_PROFILE"
+fi
+if [ $have_sha = 1 ]; then
+	algs=(sha1 sha224 sha256)
+	grep -q 'sha384-padlock' /proc/crypto && algs+=(sha384 sha512)
+	for a in "${algs[@]}"; do
+		difftest "$a" xsha1 xsha256 xsha384 xsha512
+		difftest "hmac($a)" xsha1 xsha256 xsha384 xsha512
+	done
+else
+	ktap_skip "SHA algorithms" "padlock-sha does not load on profile $PADLOCK_PROFILE (no PHE)"
+fi
+
+if [ -n "$v0" ]; then
+	v=$(sim_counter violations)
+	if [ "$v" = "$v0" ]; then
+		ktap_pass "PadLock violations: none during these requests (total $v)"
+	else
+		ktap_diag "$(tail -n 5 /sys/kernel/debug/padlock-sim/violations_log 2>/dev/null)"
+		ktap_fail "PadLock violations: $v0 -> $v"
+	fi
+fi
+new=$(dmesg | tail -n +$((log0 + 1)) | grep -E 'Oops|BUG:|WARNING:|general protection' || true)
+if [ -z "$new" ]; then
+	ktap_pass "kernel log: no oops, BUG or WARNING during these requests"
+else
+	ktap_diag "$new"
+	ktap_fail "kernel log: no oops, BUG or WARNING during these requests"
+fi
+padlock_rmmod padlock_difftest
+ktap_finish
