@@ -174,7 +174,9 @@ static __printf(2, 3) void dt_problem(struct dt_run *r, const char *fmt, ...)
 
 	if (r->problem[0])
 		return;		/* keep the first one */
-	n = scnprintf(r->problem, sizeof(r->problem), "request %llu: ", r->index);
+	/* how to run this request alone */
+	n = scnprintf(r->problem, sizeof(r->problem), "request %llu (\"%s 1 %llu %llu %u\"): ",
+		      r->index, r->alg->name, r->seed, r->index, r->maxlen);
 	va_start(ap, fmt);
 	vscnprintf(r->problem + n, sizeof(r->problem) - n, fmt, ap);
 	va_end(ap);
@@ -778,11 +780,10 @@ static int dt_exec(const char *name, unsigned long count, u64 seed, u64 first,
 		cond_resched();
 	}
 	scnprintf(dt_run_file.result, sizeof(dt_run_file.result),
-		  "%s %s ours=%s generic=%s seed=%llu first=%llu requests=%lu compared=%lu refused_alike=%lu ours_ops=%lu bytes=%llu blocks=%llu mismatches=%lu%s%s%s\n",
+		  "%s %s ours=%s generic=%s seed=%llu first=%llu requests=%lu compared=%lu refused_alike=%lu ours_ops=%lu bytes=%llu blocks=%llu mismatches=%lu%s%s\n",
 		  r->bad ? "FAIL" : "ok", name, r->ours_name, r->gen_name,
 		  seed, first, r->done, r->compared, r->refused, r->ops,
-		  r->bytes, r->blocks, r->bad, r->problem[0] ? ": " : "", r->problem,
-		  r->problem[0] ? " (repeat it alone: ALG 1 SEED INDEX)" : "");
+		  r->bytes, r->blocks, r->bad, r->problem[0] ? ": " : "", r->problem);
 out:
 	dt_free(r);
 	kfree_sensitive(r);	/* keys, IVs */

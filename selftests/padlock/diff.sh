@@ -17,8 +17,9 @@
 #
 # Counts per algorithm: PADLOCK_SCALE=long 1,000,000; otherwise
 # PADLOCK_DIFF_COUNT (default 1,000).  PADLOCK_DIFF_ALGS (a list) runs
-# only those.  PADLOCK_SEED repeats a run; a mismatch names the request,
-# which "ALG 1 SEED INDEX" written to the module's run file runs alone.
+# only those.  PADLOCK_SEED repeats a run; a mismatch names the request
+# and the line that runs it alone through the module's run file, or here:
+# PADLOCK_SEED=S PADLOCK_DIFF_FIRST=INDEX PADLOCK_DIFF_COUNT=1.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
@@ -33,6 +34,7 @@ else
 fi
 RUN=/sys/kernel/debug/padlock-difftest/run
 seed=${PADLOCK_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+first=${PADLOCK_DIFF_FIRST:-0}
 
 [ -e "$PADLOCK_KO_DIR/padlock-difftest.ko" ] ||
 	ktap_skip_all "padlock-difftest.ko not built (it is built with padlock-sim, not with PADLOCK_SIM=n)"
@@ -60,7 +62,7 @@ else
 	ktap_pass "padlock-difftest refuses malformed requests"
 fi
 
-ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per algorithm"
+ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per algorithm from request $first"
 
 # field NAME LINE: the value of NAME=VALUE in a result line
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
@@ -88,8 +90,8 @@ difftest() {
 	fi
 	kc0=$(counters key_cached)
 	n0=$(counters "$@")
-	if ! echo "$alg $count $seed" > "$RUN" 2> /tmp/difftest.err; then
-		ktap_diag "request '$alg $count $seed': $(cat /tmp/difftest.err)"
+	if ! echo "$alg $count $seed $first" > "$RUN" 2> /tmp/difftest.err; then
+		ktap_diag "request '$alg $count $seed $first': $(cat /tmp/difftest.err)"
 		ktap_fail "$alg: $count random requests against the kernel's own"
 		return
 	fi
@@ -103,6 +105,7 @@ difftest() {
 	ops=$(field ours_ops "$res")
 	desc="$alg: $count random requests, $(field ours "$res") = $(field generic "$res") ($(field compared "$res") compared, $(field refused_alike "$res") refused alike, $(field bytes "$res") bytes)"
 	if [ "${res%% *}" != ok ]; then
+		ktap_diag "that request alone: PADLOCK_SEED=$seed PADLOCK_DIFF_FIRST=$(sed -n 's/.*: request \([0-9]*\) .*/\1/p' <<< "$res") PADLOCK_DIFF_COUNT=1 PADLOCK_DIFF_ALGS='$alg' $0"
 		ktap_fail "$desc"
 		return
 	fi
