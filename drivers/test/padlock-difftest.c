@@ -57,6 +57,8 @@
 #include <linux/mm.h>
 #include <linux/gfp.h>
 #include <linux/scatterlist.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <crypto/aes.h>
 #include <crypto/hash.h>
 #include <crypto/skcipher.h>
@@ -751,6 +753,7 @@ static int dt_exec(const char *name, unsigned long count, u64 seed, u64 first,
 {
 	struct dt_run *r;
 	unsigned long i;
+	u64 t0;
 	int err;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
@@ -761,6 +764,7 @@ static int dt_exec(const char *name, unsigned long count, u64 seed, u64 first,
 	err = dt_setup(r, name);
 	if (err)
 		goto out;
+	t0 = ktime_get_ns();
 	for (i = 0; i < count; i++) {
 		dt_start(r, first + i);
 		r->klen = 0;
@@ -780,10 +784,11 @@ static int dt_exec(const char *name, unsigned long count, u64 seed, u64 first,
 		cond_resched();
 	}
 	scnprintf(dt_run_file.result, sizeof(dt_run_file.result),
-		  "%s %s ours=%s generic=%s seed=%llu first=%llu requests=%lu compared=%lu refused_alike=%lu ours_ops=%lu bytes=%llu blocks=%llu mismatches=%lu%s%s\n",
+		  "%s %s ours=%s generic=%s seed=%llu first=%llu requests=%lu compared=%lu refused_alike=%lu ours_ops=%lu bytes=%llu blocks=%llu ms=%llu mismatches=%lu%s%s\n",
 		  r->bad ? "FAIL" : "ok", name, r->ours_name, r->gen_name,
 		  seed, first, r->done, r->compared, r->refused, r->ops,
-		  r->bytes, r->blocks, r->bad, r->problem[0] ? ": " : "", r->problem);
+		  r->bytes, r->blocks, div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC),
+		  r->bad, r->problem[0] ? ": " : "", r->problem);
 out:
 	dt_free(r);
 	kfree_sensitive(r);	/* keys, IVs */

@@ -67,37 +67,45 @@ ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per
 # field NAME LINE: the value of NAME=VALUE in a result line
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
 
+# counters_now: every PadLock counter, "NAME VALUE" lines, in one read
+# (padlock-sim's counters file, or the QEMU model's MSRs: one padlock-msr)
+counters_now() {
+	local f=/sys/kernel/debug/padlock-sim/counters
+	if [ -r "$f" ]; then
+		tr -d : < "$f"
+	elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
+		"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" 2> /dev/null
+	fi
+}
+
+# counters_sum SNAPSHOT C...: the sum of those counters in a snapshot
+counters_sum() {
+	local snap=$1
+	shift
+	awk -v l=" $* " 'index(l, " " $1 " ") { t += $2 } END { print t + 0 }' <<< "$snap"
+}
+
 # difftest ALG COUNTER...: one KTAP line for ALG; the counters (sim_counter
 # names) are summed before and after, and must have moved by at least one
 # instruction per operation of ours.
-# counters C...: the sum of those counters
-counters() {
-	local c v t=0
-	for c in "$@"; do
-		v=$(sim_counter "$c")
-		t=$((t + ${v:-0}))
-	done
-	echo "$t"
-}
-
 kc_total=0
 difftest() {
-	local alg=$1 res t0=$SECONDS n0 n1 ops insn kc0 kc desc
+	local alg=$1 res s0 s1 ops insn kc desc ms
 	shift
 	if [ -n "${PADLOCK_DIFF_ALGS:-}" ] && [[ " $PADLOCK_DIFF_ALGS " != *" $alg "* ]]; then
 		ktap_skip "$alg" "not in PADLOCK_DIFF_ALGS"
 		return
 	fi
-	kc0=$(counters key_cached)
-	n0=$(counters "$@")
+	s0=$(counters_now)
 	if ! echo "$alg $count $seed $first" > "$RUN" 2> /tmp/difftest.err; then
 		ktap_diag "request '$alg $count $seed $first': $(cat /tmp/difftest.err)"
 		ktap_fail "$alg: $count random requests against the kernel's own"
 		return
 	fi
 	res=$(cat "$RUN")
-	n1=$(counters "$@")
-	ktap_diag "$res ($((SECONDS - t0)) s)"
+	s1=$(counters_now)
+	ms=$(field ms "$res")
+	ktap_diag "$res${ms:+ ($((count * 1000 / (ms + 1))) requests/s)}"
 	case "$res" in
 	"SKIP "*) ktap_skip "$alg: $count random requests" "${res#SKIP }"; return ;;
 	"FAIL $alg: "*) ktap_fail "$alg: ${res#FAIL }"; return ;;
@@ -113,8 +121,8 @@ difftest() {
 		ktap_pass "$desc (no instruction counters on this CPU)"
 		return
 	fi
-	insn=$((n1 - n0))
-	kc=$(( $(counters key_cached) - kc0 ))
+	insn=$(( $(counters_sum "$s1" "$@") - $(counters_sum "$s0" "$@") ))
+	kc=$(( $(counters_sum "$s1" key_cached) - $(counters_sum "$s0" key_cached) ))
 	kc_total=$((kc_total + kc))
 	if [ "${ops:-0}" -gt 0 ] && [ "$insn" -ge "$ops" ]; then
 		ktap_pass "$desc, $* +$insn for $ops operations"
