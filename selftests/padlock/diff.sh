@@ -165,21 +165,6 @@ else
 	ktap_skip "SHA algorithms" "padlock-sha does not load on profile $PADLOCK_PROFILE (no PHE)"
 fi
 
-if [ -n "$v0" ]; then
-	v=$(sim_counter violations)
-	if [ "$v" = "$v0" ]; then
-		ktap_pass "PadLock violations: none during these requests (total $v)"
-	else
-		ktap_diag "$(tail -n 5 /sys/kernel/debug/padlock-sim/violations_log 2>/dev/null)"
-		ktap_fail "PadLock violations: $v0 -> $v"
-	fi
-fi
-new=$(dmesg | tail -n +$((log0 + 1)) | grep -E 'Oops|BUG:|WARNING:|general protection' || true)
-if [ -z "$new" ]; then
-	ktap_pass "kernel log: no oops, BUG or WARNING during these requests"
-else
-	ktap_diag "$new"
-	ktap_fail "kernel log: no oops, BUG or WARNING during these requests"
-fi
+ktap_clean_since "$v0" "$log0"
 padlock_rmmod padlock_difftest
 ktap_finish
