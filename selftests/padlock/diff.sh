@@ -16,7 +16,7 @@
 # meanwhile: at least one per operation of ours, so our driver served them.
 #
 # Counts per algorithm: PADLOCK_SCALE=long 1,000,000; otherwise
-# PADLOCK_DIFF_COUNT (default 1,000).  PADLOCK_DIFF_ALGS (a list) runs
+# PADLOCK_DIFF_COUNT (default 10,000).  PADLOCK_DIFF_ALGS (a list) runs
 # only those.  PADLOCK_SEED repeats a run; a mismatch names the request
 # and the line that runs it alone through the module's run file, or here:
 # PADLOCK_SEED=S PADLOCK_DIFF_FIRST=INDEX PADLOCK_DIFF_COUNT=1.
@@ -37,7 +37,7 @@ fi
 if [ "$PADLOCK_SCALE" = long ]; then
 	count=1000000
 else
-	count=${PADLOCK_DIFF_COUNT:-1000}
+	count=${PADLOCK_DIFF_COUNT:-10000}
 fi
 RUN=/sys/kernel/debug/padlock-difftest/run
 seed=${PADLOCK_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -74,15 +74,14 @@ ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per
 # field NAME LINE: the value of NAME=VALUE in a result line
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
 
-# counters_now: every PadLock counter, "NAME VALUE" lines, in one read
-# (padlock-sim's counters file, or the QEMU model's MSRs: one padlock-msr)
+# counters_now C...: "NAME VALUE" lines of those PadLock counters (under
+# the QEMU model one padlock-msr each: reading all of them costs seconds of
+# software emulation)
 counters_now() {
-	local f=/sys/kernel/debug/padlock-sim/counters
-	if [ -r "$f" ]; then
-		tr -d : < "$f"
-	elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
-		"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" 2> /dev/null
-	fi
+	local c
+	for c in "$@"; do
+		echo "$c $(sim_counter "$c")"
+	done
 }
 
 # counters_sum SNAPSHOT C...: the sum of those counters in a snapshot
@@ -103,14 +102,14 @@ difftest() {
 		ktap_skip "$alg" "not in PADLOCK_DIFF_ALGS"
 		return
 	fi
-	s0=$(counters_now)
+	s0=$(counters_now key_cached "$@")
 	if ! echo "$alg $count $seed $first" > "$RUN" 2> /tmp/difftest.err; then
 		ktap_diag "request '$alg $count $seed $first': $(cat /tmp/difftest.err)"
 		ktap_fail "$alg: $count random requests against the kernel's own"
 		return
 	fi
 	res=$(cat "$RUN")
-	s1=$(counters_now)
+	s1=$(counters_now key_cached "$@")
 	ms=$(field ms "$res")
 	ktap_diag "$res${ms:+ ($((count * 1000 / (ms + 1))) requests/s)}"
 	case "$res" in
