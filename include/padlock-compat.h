@@ -107,6 +107,27 @@
 #endif
 
 /*
+ * The kernel's own AES and SHA drivers, by driver name, for the test
+ * modules that compare ours with them (drivers/test/).  AES: "aes-generic",
+ * from 7.0 on (the prepared-key rework above) "aes-lib".  SHA and HMAC:
+ * "shaN-generic" and the hmac template over it, from ~6.17 on (the SHA
+ * library contexts, PADLOCK_HAVE_SHA_LIB_CTX) the library's own "shaN-lib"
+ * and "hmac-shaN-lib".  The SHA ones are formats around the hash's name.
+ */
+#ifdef PADLOCK_HAVE_AES_PREPARED_KEYS
+#define PADLOCK_KERNEL_AES_DRIVER	"aes-lib"
+#else
+#define PADLOCK_KERNEL_AES_DRIVER	"aes-generic"
+#endif
+#ifdef PADLOCK_HAVE_SHA_LIB_CTX
+#define PADLOCK_KERNEL_SHA_DRIVER	"%s-lib"
+#define PADLOCK_KERNEL_HMAC_DRIVER	"hmac-%s-lib"
+#else
+#define PADLOCK_KERNEL_SHA_DRIVER	"%s-generic"
+#define PADLOCK_KERNEL_HMAC_DRIVER	"hmac(%s-generic)"
+#endif
+
+/*
  * ~6.17: shash ->export_core()/->import_core(), the state without the
  * partial block.  The hmac template only accepts hashes that have them
  * (Kbuild probes include/crypto/hash.h: PADLOCK_HAVE_SHASH_EXPORT_CORE).

@@ -49,12 +49,9 @@
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
-#include <linux/debugfs.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
@@ -62,10 +59,11 @@
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
 
+#include "padlock-test-run.h"
+
 #define HT_DEFAULT_MAXLEN	4096
 #define HT_MAX_MAXLEN		(1024 * 1024)
 #define HT_MAX_ITERATIONS	10000000
-#define HT_RESULT_LEN		512
 
 struct ht_alg {
 	const char *name;
@@ -95,38 +93,17 @@ struct ht_run {
 	char problem[160];
 };
 
-static DEFINE_MUTEX(ht_lock);
-static char ht_result[HT_RESULT_LEN];
-static struct dentry *ht_dir;
+/* (defined with its request parser at the end) */
+static struct pt_run_file ht_run_file;
 
-/* splitmix64: a deterministic stream from the seed */
-static u64 ht_rand(struct ht_run *r)
-{
-	u64 z = (r->prng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* 0 .. n - 1 (multiply-shift: no 64-bit division on 32-bit kernels) */
 static u32 ht_below(struct ht_run *r, u32 n)
 {
-	return (u32)(((ht_rand(r) >> 32) * n) >> 32);
+	return pt_below(&r->prng, n);
 }
 
 static void ht_fill(struct ht_run *r, u8 *p, size_t len)
 {
-	u64 v;
-
-	while (len >= 8) {
-		v = ht_rand(r);
-		memcpy(p, &v, 8);
-		p += 8;
-		len -= 8;
-	}
-	v = ht_rand(r);
-	memcpy(p, &v, len);
+	pt_fill(&r->prng, p, len);
 }
 
 /*
@@ -213,7 +190,7 @@ static void ht_free(struct ht_run *r)
 }
 
 /*
- * Set up a run: 0, a negative errno, or 1 with ht_result already saying why
+ * Set up a run: 0, a negative errno, or 1 with the result line already saying why
  * the run is skipped.
  */
 static int ht_setup(struct ht_run *r, const char *test, const char *name,
@@ -251,7 +228,7 @@ static int ht_setup(struct ht_run *r, const char *test, const char *name,
 		r->gen = ht_alloc(drv);
 	}
 	if (!r->gen) {
-		scnprintf(ht_result, sizeof(ht_result),
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 			  "SKIP %s %s: no generic driver (%s) in this kernel\n",
 			  test, name,
 			  r->hmac ?
@@ -262,7 +239,7 @@ static int ht_setup(struct ht_run *r, const char *test, const char *name,
 	snprintf(drv, sizeof(drv), r->hmac ? "hmac-%s-padlock" : "%s-padlock", hash);
 	r->ours = ht_alloc(drv);
 	if (!r->ours) {
-		scnprintf(ht_result, sizeof(ht_result),
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 			  "SKIP %s %s: %s is not registered (padlock-sha not loaded, or no such engine on this CPU)\n",
 			  test, name, drv);
 		return 1;
@@ -399,7 +376,7 @@ static void ht_interop(struct ht_run *r, unsigned long iters,
 			errs++;
 		cond_resched();
 	}
-	scnprintf(ht_result, sizeof(ht_result),
+	scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 		  "%s interop %s generic=%s ours=%s statesize=%u/%u iterations=%lu generic_to_padlock=%lu padlock_to_generic=%lu mismatches=%lu errors=%lu%s%s\n",
 		  bad || errs ? "FAIL" : "ok", r->alg->name,
 		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
@@ -543,7 +520,7 @@ static void ht_corrupted(struct ht_run *r, unsigned long iters,
 		off += scnprintf(kinds + off, sizeof(kinds) - off,
 				 "%s%s:%lu/%lu", kind ? "," : "",
 				 hc_names[kind], differ[kind], done[kind]);
-	scnprintf(ht_result, sizeof(ht_result),
+	scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 		  "%s corrupt %s generic=%s ours=%s statesize=%u/%u iterations=%lu same_digest=%lu same_error=%lu mismatches=%lu errors=%lu differing/kind=%s%s%s\n",
 		  bad || errs ? "FAIL" : "ok", r->alg->name,
 		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
@@ -568,7 +545,7 @@ static void ht_bigupdate(struct ht_run *r)
 	int err = -ENOMEM;
 
 	if (!IS_ENABLED(CONFIG_64BIT)) {
-		scnprintf(ht_result, sizeof(ht_result),
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 			  "SKIP bigupdate %s: a 32-bit kernel cannot map a 4 GiB message\n",
 			  r->alg->name);
 		return;
@@ -592,7 +569,7 @@ static void ht_bigupdate(struct ht_run *r)
 		      crypto_shash_update(r->dp, msg + 1, U32_MAX) ?:
 		      crypto_shash_final(r->dp, r->out);
 	if (!err) {
-		scnprintf(ht_result, sizeof(ht_result),
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 			  "ok bigupdate %s ours=%s length=%llu digest=%*phN\n", r->alg->name,
 			  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)),
 			  (u64)U32_MAX + 1, r->ds, r->out);
@@ -603,7 +580,7 @@ static void ht_bigupdate(struct ht_run *r)
 	__free_page(pg);
 out:
 	if (err)
-		scnprintf(ht_result, sizeof(ht_result), "FAIL bigupdate %s: %d\n",
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result), "FAIL bigupdate %s: %d\n",
 			  r->alg->name, err);
 }
 
@@ -625,7 +602,7 @@ static int ht_exec(const char *test, const char *alg, unsigned long iters,
 		goto out;
 	}
 	if (r->ss != crypto_shash_statesize(r->ours)) {
-		scnprintf(ht_result, sizeof(ht_result),
+		scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
 			  "FAIL %s %s: statesize %u (%s) != %u (%s)\n", test,
 			  alg, r->ss,
 			  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
@@ -643,64 +620,36 @@ out:
 	return err < 0 ? err : 0;
 }
 
-static ssize_t ht_run_write(struct file *file, const char __user *ubuf,
-			    size_t len, loff_t *ppos)
+/* TEST ALG ITERATIONS SEED [MAXLEN] */
+static int ht_run(char *line)
 {
-	char buf[128], test[16], alg[16];
+	char test[16], alg[16];
 	unsigned long iters;
 	unsigned int maxlen = HT_DEFAULT_MAXLEN;
 	unsigned long long seed;
-	int n, err;
+	int n;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = 0;
-	n = sscanf(buf, "%15s %15s %lu %llu %u", test, alg, &iters, &seed,
+	n = sscanf(line, "%15s %15s %lu %llu %u", test, alg, &iters, &seed,
 		   &maxlen);
 	if (n < 4 || (strcmp(test, "interop") && strcmp(test, "corrupt") &&
 		      strcmp(test, "bigupdate")) ||
 	    !iters || iters > HT_MAX_ITERATIONS || !maxlen ||
 	    maxlen > HT_MAX_MAXLEN)
 		return -EINVAL;
-
-	mutex_lock(&ht_lock);
-	ht_result[0] = 0;
-	err = ht_exec(test, alg, iters, seed, maxlen);
-	mutex_unlock(&ht_lock);
-	return err ? err : len;
+	return ht_exec(test, alg, iters, seed, maxlen);
 }
 
-static ssize_t ht_run_read(struct file *file, char __user *ubuf, size_t len,
-			   loff_t *ppos)
-{
-	ssize_t ret;
-
-	mutex_lock(&ht_lock);
-	ret = simple_read_from_buffer(ubuf, len, ppos, ht_result,
-				      strlen(ht_result));
-	mutex_unlock(&ht_lock);
-	return ret;
-}
-
-static const struct file_operations ht_run_fops = {
-	.owner = THIS_MODULE,
-	.write = ht_run_write,
-	.read = ht_run_read,
-	.llseek = default_llseek,
-};
+static struct pt_run_file ht_run_file = { .exec = ht_run };
 
 static int __init ht_init(void)
 {
-	ht_dir = debugfs_create_dir("padlock-hashtest", NULL);
-	debugfs_create_file("run", 0600, ht_dir, NULL, &ht_run_fops);
+	pt_run_file_create(&ht_run_file, "padlock-hashtest");
 	return 0;
 }
 
 static void __exit ht_exit(void)
 {
-	debugfs_remove_recursive(ht_dir);
+	pt_run_file_remove(&ht_run_file);
 }
 
 module_init(ht_init);

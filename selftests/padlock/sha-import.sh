@@ -115,20 +115,7 @@ fi
 
 if [ -n "$v0" ]; then
 	ktap_xsha_used "the hash engine did padlock-sha's part" "$insn0"
-	v=$(sim_counter violations)
-	if [ "$v" = "$v0" ]; then
-		ktap_pass "padlock-sim violations: none during these tests (total $v)"
-	else
-		ktap_diag "$(cat /sys/kernel/debug/padlock-sim/violations_log 2>/dev/null | tail -n 5)"
-		ktap_fail "padlock-sim violations: $v0 -> $v"
-	fi
 fi
-new=$(dmesg | tail -n +$((log0 + 1)) | grep -E 'Oops|BUG:|WARNING:|general protection' || true)
-if [ -z "$new" ]; then
-	ktap_pass "kernel log: no oops, BUG or WARNING during these tests"
-else
-	ktap_diag "$new"
-	ktap_fail "kernel log: no oops, BUG or WARNING during these tests"
-fi
+ktap_clean_since "$v0" "$log0"
 padlock_rmmod padlock_hashtest
 ktap_finish

@@ -353,3 +353,27 @@ intree_sha_null_tolerate() {
 		ktap_diag "in-tree padlock_sha: $(( $(sim_counter violations_expected) - ${INTREE_SHA_VE0:-0} )) xsha with a NULL/unmapped operand (upstream finding; executed as expected)"
 	fi
 }
+
+# ktap_clean_since V0 LOG0: two results, that no PadLock violation was
+# counted since sim_counter violations said V0 (none when V0 is empty: no
+# counters) and that the kernel logged no oops, BUG or WARNING after its
+# first LOG0 lines (dmesg | wc -l).
+ktap_clean_since() {
+	local v0=$1 log0=$2 v new
+	if [ -n "$v0" ]; then
+		v=$(sim_counter violations)
+		if [ "$v" = "$v0" ]; then
+			ktap_pass "PadLock violations: none during these tests (total $v)"
+		else
+			ktap_diag "$(tail -n 5 /sys/kernel/debug/padlock-sim/violations_log 2>/dev/null)"
+			ktap_fail "PadLock violations: $v0 -> $v"
+		fi
+	fi
+	new=$(dmesg | tail -n +$((log0 + 1)) | grep -E 'Oops|BUG:|WARNING:|general protection' || true)
+	if [ -z "$new" ]; then
+		ktap_pass "kernel log: no oops, BUG or WARNING during these tests"
+	else
+		ktap_diag "$new"
+		ktap_fail "kernel log: no oops, BUG or WARNING during these tests"
+	fi
+}
