@@ -4,9 +4,9 @@
 # cbc(aes)+hmac(sha256), cbc(aes)+hmac(sha1) and rfc3686(ctr(aes))+
 # hmac(sha256): ping and a short iperf3 work, the SA counters grow, the SAs
 # hold our drivers (padlock-aes for the cipher, padlock-sha's native
-# hmac-shaN-padlock for the authentication), and padlock-sim's counters
-# show that both ran on PadLock: xcrypt and xsha instructions per ESP
-# packet.  One diagnostic line per SA says which drivers served it.
+# hmac-shaN-padlock for the authentication), and the CPU model's counters
+# (padlock-sim's, or the QEMU model's MSRs) show that both ran on PadLock:
+# xcrypt and xsha instructions per ESP packet.  One diagnostic line per SA says which drivers served it.
 . "$(dirname "$0")/lib/ktap-lib.sh"
 . "$(dirname "$0")/lib/aes-lib.sh"
 . "$(dirname "$0")/lib/aes-ipsec-lib.sh"
@@ -39,7 +39,7 @@ fi
 # kernel)
 crypto_tests_wait || ktap_diag "crypto self-tests still running after 900 s"
 
-# sim_sum COUNTER...: the sum of padlock-sim counters
+# sim_sum COUNTER...: the sum of the CPU model's counters (sim_counter)
 sim_sum() {
 	local t=0 c
 	for c in "$@"; do t=$((t + $(sim_counter "$c" || echo 0))); done
@@ -139,7 +139,7 @@ for sa in "cbc(aes) hmac(sha256)" "cbc(aes) hmac(sha1)" "rfc3686(ctr(aes)) hmac(
 	# and decrypted by the other: at least one xcrypt and one xsha at each
 	# end, two per packet.  (Nano: 2.0 xcrypt-cbc, 4.0 xsha per packet, an
 	# HMAC being two final-mode xsha there.)
-	if [ -d /sys/module/padlock_sim ]; then
+	if padlock_counters; then
 		xc=$(($(sim_sum $ops) - x0))
 		xs=$(($(sim_sum $hops) - s0))
 		if [ "$xc" -ge $((2 * pk)) ]; then
@@ -158,7 +158,7 @@ for sa in "cbc(aes) hmac(sha256)" "cbc(aes) hmac(sha1)" "rfc3686(ctr(aes)) hmac(
 		a=${inst#authenc(} c=${inst#*,}
 		ktap_diag "$(uname -r) $PADLOCK_PROFILE: $name served by $inst: auth ${a%%,*} ($(per_packet "$xs" "$pk") xsha/packet), cipher ${c%)} ($(per_packet "$xc" "$pk") xcrypt/packet)"
 	else
-		ktap_skip "$name: traffic ran through PadLock instructions" "no simulator"
+		ktap_skip "$name: traffic ran through PadLock instructions" "no instruction counters (neither padlock-sim nor the QEMU model)"
 		ktap_diag "$(uname -r) $PADLOCK_PROFILE: $name served by $inst"
 	fi
 	ipsec_down

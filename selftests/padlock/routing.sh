@@ -35,7 +35,8 @@ aes_have_ace || ktap_skip_all "no PadLock ACE unit on this CPU (profile $PADLOCK
 [ -e "$PADLOCK_KO_DIR/padlock-aes.ko" ] || ktap_skip_all "padlock-aes.ko not built for $PADLOCK_KVER"
 
 SIM=0 phe=0
-[ -r /sys/kernel/debug/padlock-sim/counters ] && SIM=1
+# the instruction counters of padlock-sim or of the QEMU model
+padlock_counters && SIM=1
 SUMMARY=
 work=$(mktemp -d)
 LOOPS=()

@@ -12,11 +12,13 @@ which the kernel maps for the request.  Where the output lies decides how the
 request is cut at page ends, so a buffer from the allocator (whose offset in
 its page depends on the process's history) would give each driver a different
 workload.  Prints "size,requests,us_per_request,xcrypt_instructions,aes_blocks"
-from padlock-sim's counters (reset before each size).
+from the CPU model's counters: padlock-sim's, or on the project's QEMU
+(PADLOCK_CPU_MODEL=qemu) its counter MSRs through tools/testing/qemu/padlock-msr.
 """
 import mmap
 import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -27,12 +29,27 @@ def counters():
     c = {}
     try:
         with open(f"{SIM}/counters") as f:
-            for line in f:
-                k, v = line.split()[:2]
-                c[k.rstrip(":")] = int(v)
+            lines = f.read().splitlines()
     except OSError:
-        pass
+        lines = model_counters()
+    for line in lines:
+        k, v = line.split()[:2]
+        c[k.rstrip(":")] = int(v)
     return c
+
+
+def model_counters():
+    """The QEMU model's counters, summed over the CPUs, as "NAME VALUE"
+    lines under padlock-sim's names (its xcrypt_blocks are aes_blocks)."""
+    if os.environ.get("PADLOCK_CPU_MODEL") != "qemu":
+        return []
+    msr = os.path.join(os.environ.get("PADLOCK_TOP", ""), "tools/testing/qemu/padlock-msr")
+    try:
+        out = subprocess.run([msr], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return [line.replace("xcrypt_blocks", "aes_blocks", 1) for line in out.splitlines()
+            if len(line.split()) == 2]
 
 
 def xcrypt(c):
