@@ -144,7 +144,7 @@ fi
 
 if padlock_counters; then
 	v=$(sim_counter violations)
-	ktap_diag "counters: xcrypt_ecb=$(sim_counter xcrypt_ecb) xcrypt_cbc=$(sim_counter xcrypt_cbc) xcrypt_ctr=$(sim_counter xcrypt_ctr) xcrypt_cfb=$(sim_counter xcrypt_cfb) xcrypt_ofb=$(sim_counter xcrypt_ofb) aes_blocks=$(sim_counter aes_blocks) interrupts=$(sim_counter interrupts)"
+	ktap_diag "counters: $(sim_counter_list xcrypt_ecb xcrypt_cbc xcrypt_ctr xcrypt_cfb xcrypt_ofb aes_blocks interrupts)"
 	if [ "$v" = 0 ]; then
 		ktap_pass "no violations (${PADLOCK_CPU_MODEL:-sim} model)"
 	else

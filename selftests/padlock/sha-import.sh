@@ -30,7 +30,7 @@ esac
 if [ "$PADLOCK_SCALE" = long ]; then
 	iters=50000 citers=50000 maxlen=16384
 else
-	iters=150 citers=280 maxlen=4096
+	iters=100 citers=140 maxlen=4096
 fi
 RUN=/sys/kernel/debug/padlock-hashtest/run
 seed=${PADLOCK_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}

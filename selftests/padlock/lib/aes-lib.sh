@@ -111,12 +111,9 @@ aes_driver_for() {
 }
 
 aes_xcrypt_total() {
-	local t=0 m v
-	for m in ecb cbc ctr cfb ofb; do
-		v=$(sim_counter "xcrypt_$m")
-		t=$((t + ${v:-0}))
-	done
-	echo "$t"
+	local t
+	t=$(sim_counter_sum xcrypt_ecb xcrypt_cbc xcrypt_ctr xcrypt_cfb xcrypt_ofb)
+	echo "${t:-0}"
 }
 
 aes_sim_reset() {

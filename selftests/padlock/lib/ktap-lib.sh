@@ -276,6 +276,47 @@ sim_counter() {
 	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
 }
 
+# sim_counters NAME...: "NAME VALUE" lines for those counters (sim_counter's
+# names), read at once: padlock-sim's counters file, or on the QEMU model one
+# padlock-msr for all of them (a padlock-msr per counter starts a dozen
+# processes each, seconds under software emulation).  Nothing when the CPU
+# model has no counters.
+sim_counters() {
+	local f=/sys/kernel/debug/padlock-sim/counters n m=()
+	if [ -r "$f" ]; then
+		awk -v l=" $* " '{ k = $1; sub(/:$/, "", k) }
+			index(l, " " k " ") { print k, $2 }' "$f"
+		return
+	fi
+	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	for n in "$@"; do
+		case $n in
+		aes_blocks) m+=(xcrypt_blocks) ;;
+		sha_bytes) m+=(xsha_bytes) ;;
+		interrupts) m+=(resumes) ;;
+		*) m+=("$n") ;;
+		esac
+	done
+	if [ $# = 1 ]; then
+		n=$("$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "${m[0]}" 2> /dev/null) &&
+			echo "$1 $n"
+		return
+	fi
+	# padlock-msr answers in the order asked, by its names
+	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "${m[@]}" 2> /dev/null |
+		paste -d ' ' <(printf '%s\n' "$@") - | awk 'NF == 3 { print $1, $3 }'
+}
+
+# sim_counter_sum NAME...: the sum of those counters (empty without counters)
+sim_counter_sum() {
+	sim_counters "$@" | awk '{ t += $2 } END { if (NR) print t + 0 }'
+}
+
+# sim_counter_list NAME...: "NAME=VALUE ..." of those counters, for a diagnostic
+sim_counter_list() {
+	sim_counters "$@" | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 } END { print "" }'
+}
+
 # padlock_need_sim WHAT: skip the whole program unless padlock-sim is
 # loaded.  WHAT says what of the simulator the program tests or needs: on
 # the project's QEMU, which runs the PadLock instructions in the emulated
@@ -296,12 +337,9 @@ padlock_counters() {
 
 # xsha_total: xsha instructions of every kind the simulator executed so far
 xsha_total() {
-	local t=0 c v
-	for c in xsha1 xsha256 xsha384 xsha512; do
-		v=$(sim_counter "$c")
-		t=$((t + ${v:-0}))
-	done
-	echo "$t"
+	local t
+	t=$(sim_counter_sum xsha1 xsha256 xsha384 xsha512)
+	echo "${t:-0}"
 }
 
 # ktap_xsha_used DESC INSN0: pass when the simulator executed xsha
