@@ -42,8 +42,7 @@ cleanup() {
 trap cleanup EXIT
 aes_block_intree_autoload
 aes_load_ours || { ktap_fail "load padlock-aes"; ktap_finish; }
-padlock_rmmod padlock_sha
-padlock_insmod padlock-sha || { ktap_fail "load padlock-sha"; ktap_finish; }
+padlock_sha_fresh || { ktap_fail "load padlock-sha"; ktap_finish; }
 ip netns add pl-sw || { ktap_fail "network namespace pl-sw"; ktap_finish; }
 
 # prio DRIVER: its priority in /proc/crypto

@@ -99,6 +99,22 @@ padlock_rmmod() {
 	return 0
 }
 
+# padlock_sha_fresh: load our padlock-sha anew (unloading whatever is
+# loaded).  When the loaded one cannot be unloaded because the kernel holds
+# it and it is ours, keep it: the kernel's default DRBG (hmac(sha512)) keeps
+# the transform it took at its first use for good, and on a CPU with PHE2
+# that is hmac-sha512-padlock, so padlock-sha stays loaded until reboot.
+padlock_sha_fresh() {
+	padlock_rmmod padlock_sha 2> /dev/null
+	if [ -d /sys/module/padlock_sha ]; then
+		grep -q '^driver *: hmac-sha256-padlock$' /proc/crypto || return 1
+		ktap_diag "padlock-sha in use, kept loaded: $(awk -F' *: ' '$1 == "driver" { d = $2 }
+			$1 == "refcnt" && d ~ /-padlock$/ && $2 > 1 { printf "%s=%s ", d, $2 }' /proc/crypto)"
+		return 0
+	fi
+	padlock_insmod padlock-sha "$@"
+}
+
 # padlock_afalg_pin_probe: print why AF_ALG cannot bind an implementation
 # by its driver name (cra_driver_name); print nothing when it can.  Linux
 # 7.3 (Debian 7.3.4) takes only algorithm names ("ecb(aes)"):
