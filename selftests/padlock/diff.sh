@@ -44,6 +44,8 @@ trap aes_allow_intree_autoload EXIT
 have_aes=0 have_sha=0
 aes_have_ace && aes_load_ours && have_aes=1
 { [ -d /sys/module/padlock_sha ] || padlock_insmod padlock-sha 2>/dev/null; } && have_sha=1
+# the driver's strategy, from its load message ("VIA C7", "VIA Nano", "Zhaoxin")
+sha_mode=$(dmesg | sed -n 's/.*padlock_sha: PadLock PHE[^:]*: \([^:]*\):.*/\1/p' | tail -n 1)
 [ $have_aes = 1 ] || [ $have_sha = 1 ] ||
 	ktap_skip_all "neither padlock-aes nor padlock-sha loads on profile $PADLOCK_PROFILE"
 padlock_rmmod padlock_difftest
@@ -133,6 +135,14 @@ difftest() {
 	# the single-block cipher: exactly one xcrypt-ecb per block
 	if [ "$alg" = aes ] && [ "$insn" != "$ops" ]; then
 		ktap_fail "$desc, $* +$insn for ${ops:-?} blocks (want one each)"
+	elif [ "$alg" = sha224 ] && [ "$sha_mode" = "VIA C7" ]; then
+		# only final mode, and its rAX = 0 form only from the engine's own
+		# SHA-256 IV: a SHA-224 message shorter than a block is all software
+		if [ "$insn" -gt 0 ]; then
+			ktap_pass "$desc, $* +$insn for $ops operations (VIA C7: messages under a block in software)"
+		else
+			ktap_fail "$desc, $* +$insn for ${ops:-?} operations (want some)"
+		fi
 	elif [ "${ops:-0}" -gt 0 ] && [ "$insn" -ge "$ops" ]; then
 		ktap_pass "$desc, $* +$insn for $ops operations"
 	else
