@@ -280,16 +280,22 @@ sim_counter() {
 		return
 	fi
 	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	m=$(model_counter_name "$1") || return 1
+	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
+}
+
+# model_counter_name NAME: the QEMU model's name (padlock-msr) of a
+# padlock-sim counter; fails for a simulator-only one
+model_counter_name() {
 	case $1 in
-	aes_blocks) m=xcrypt_blocks ;;
-	sha_bytes) m=xsha_bytes ;;
-	interrupts) m=resumes ;;
+	aes_blocks) echo xcrypt_blocks ;;
+	sha_bytes) echo xsha_bytes ;;
+	interrupts) echo resumes ;;
 	key_loads|key_cached|violations|rng_bytes|rng_nodata|xstore|rep_xstore|\
 	xcrypt_ecb|xcrypt_cbc|xcrypt_ctr|xcrypt_cfb|xcrypt_ofb|\
-	xsha1|xsha256|xsha384|xsha512) m=$1 ;;
+	xsha1|xsha256|xsha384|xsha512) echo "$1" ;;
 	*) return 1 ;;
 	esac
-	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
 }
 
 # sim_counters NAME...: "NAME VALUE" lines for those counters (sim_counter's
@@ -298,21 +304,21 @@ sim_counter() {
 # processes each, seconds under software emulation).  Nothing when the CPU
 # model has no counters.
 sim_counters() {
-	local f=/sys/kernel/debug/padlock-sim/counters n m=()
+	local f=/sys/kernel/debug/padlock-sim/counters n mn names=() m=()
 	if [ -r "$f" ]; then
 		awk -v l=" $* " '{ k = $1; sub(/:$/, "", k) }
 			index(l, " " k " ") { print k, $2 }' "$f"
 		return
 	fi
 	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	# simulator-only counters are left out
 	for n in "$@"; do
-		case $n in
-		aes_blocks) m+=(xcrypt_blocks) ;;
-		sha_bytes) m+=(xsha_bytes) ;;
-		interrupts) m+=(resumes) ;;
-		*) m+=("$n") ;;
-		esac
+		mn=$(model_counter_name "$n") || continue
+		names+=("$n")
+		m+=("$mn")
 	done
+	set -- "${names[@]}"
+	[ $# -gt 0 ] || return 1
 	if [ $# = 1 ]; then
 		n=$("$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "${m[0]}" 2> /dev/null) &&
 			echo "$1 $n"
