@@ -69,18 +69,10 @@ ktap_diag "seed $seed (PADLOCK_SEED=$seed repeats this run), $count requests per
 # field NAME LINE: the value of NAME=VALUE in a result line
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
 
-# counters_now: "NAME VALUE" lines of every PadLock counter of the CPU
-# model that runs, by padlock-sim's names: its counters file, or the QEMU
-# model's MSRs read at once by padlock-msr (one process: reading them one by
-# one starts dozens, seconds under software emulation); nothing without
-# counters.  Each algorithm's "after" is the next one's "before".
+# counters_now: "NAME VALUE" lines of the counters diff.sh asks for, read at
+# once (sim_counters).  Each algorithm's "after" is the next one's "before".
 counters_now() {
-	local f=/sys/kernel/debug/padlock-sim/counters
-	if [ -r "$f" ]; then
-		awk '{ sub(/:$/, "", $1); print $1, $2 }' "$f"
-	elif [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
-		"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" 2> /dev/null
-	fi
+	sim_counters xcrypt_ecb xcrypt_cbc xcrypt_ctr key_cached xsha1 xsha256 xsha384 xsha512
 }
 
 # counters_sum SNAPSHOT C...: the sum of those counters in a snapshot
