@@ -79,7 +79,7 @@ cleanup() {
 	stop_daemons
 	ip netns del pla 2>/dev/null
 	ip netns del plb 2>/dev/null
-	echo clear > "$sim/user_cpuid" 2>/dev/null
+	[ -e "$sim/user_cpuid" ] && echo clear > "$sim/user_cpuid"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -234,13 +234,13 @@ stop_daemons
 # keeps OpenSSL's default provider: the server's PadLock AES must agree
 # with OpenSSL's own, byte for byte.
 ssh_check() {
-	local c=$1 x0 s0 b0 got x b
+	local c=$1 x0 s0 b0 got x b rc=0
 	x0=$(xcrypts)
 	s0=$(xsha_total)
 	b0=$(sim_counter aes_blocks)
 	got=$(ip netns exec pla timeout 120 ssh -F /dev/null -i "$tmp/userkey" -o BatchMode=yes \
 		-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
-		-c "$c" -m hmac-sha2-256 -p 2222 root@10.77.0.2 sha256sum < "$tmp/blob" 2> "$tmp/ssh.err")
+		-c "$c" -m hmac-sha2-256 -p 2222 root@10.77.0.2 sha256sum < "$tmp/blob" 2> "$tmp/ssh.err") || rc=$?
 	x=$(($(xcrypts) - x0))
 	b=$(($(sim_counter aes_blocks) - b0))
 	ktap_diag "ssh -c $c: $sshbytes bytes, $x xcrypt for $b blocks, $(($(xsha_total) - s0)) xsha (hmac-sha2-256)"
@@ -250,7 +250,7 @@ ssh_check() {
 	   [ "$b" -ge $((sshbytes / 16)) ]; then
 		ktap_pass "OpenSSH $c: $((sshbytes >> 20)) MiB into sshd on PadLock, the same SHA-256"
 	else
-		ktap_diag "digest '${got:0:64}', want $want; $(tail -n 3 "$tmp/ssh.err" "$tmp/sshd.log")"
+		ktap_diag "ssh exit status $rc, digest '${got:0:64}', want $want; $(tail -n 3 "$tmp/ssh.err" "$tmp/sshd.log")"
 		ktap_fail "OpenSSH $c: $((sshbytes >> 20)) MiB into sshd on PadLock, the same SHA-256"
 	fi
 }
