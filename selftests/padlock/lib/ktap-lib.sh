@@ -187,9 +187,11 @@ padlock_afalg_by_name() {
 # program not in the table and with PADLOCK_PLAN=all (tools/testing/check
 # --all-progs: the whole suite on a VM the table does not name yet; a host
 # tool that picks its programs itself, such as tools/testing/xcheck), the
-# program runs.
+# program runs.  A long-column pattern that starts with "~" runs the program
+# on its VMs at make check's scale (PADLOCK_SCALE=small); the first pattern
+# that matches the VM decides.
 padlock_plan_gate() {
-	local prog col pats pat target=make\ check
+	local prog col pats pat small target=make\ check
 	local -a list
 	[ -n "${PADLOCK_KERNEL:-}" ] || return 0
 	[ "${PADLOCK_PLAN:-}" = all ] && return 0
@@ -206,6 +208,8 @@ padlock_plan_gate() {
 	[ -n "$pats" ] || return 0
 	IFS=, read -r -a list <<< "$pats"
 	for pat in "${list[@]}"; do
+		small=0
+		[[ "$pat" == "~"* ]] && small=1 pat=${pat#"~"}
 		# A VM under --icount is a plan entry of its own, KERNEL/PROFILE@icount,
 		# and runs only the programs whose patterns name "@icount"; the
 		# same for a VM on the QEMU model, KERNEL/PROFILE@qemu.
@@ -218,14 +222,22 @@ padlock_plan_gate() {
 		if [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
 			[[ "$pat" == *@qemu ]] || continue
 			# shellcheck disable=SC2254
-			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@qemu" in $pat) return 0 ;; esac
+			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@qemu" in $pat) plan_scale $small; return 0 ;; esac
 			continue
 		fi
 		# shellcheck disable=SC2254
-		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) return 0 ;; esac
+		case "$PADLOCK_KERNEL/$PADLOCK_PROFILE" in $pat) plan_scale $small; return 0 ;; esac
 	done
 	[ "$pats" = - ] && ktap_skip_all "$target does not run $prog (the plan in tools/testing/kernels/matrix)"
 	ktap_skip_all "$target runs $prog on ${pats//,/, } only (the plan in tools/testing/kernels/matrix)"
+}
+
+# plan_scale SMALL: with SMALL = 1 (a "~" pattern of the long column), run
+# this program and what it starts at make check's scale
+plan_scale() {
+	[ "$1" = 1 ] && [ "$PADLOCK_SCALE" = long ] || return 0
+	export PADLOCK_SCALE=small
+	ktap_diag "make check-long runs ${0##*/} at make check's scale on this VM (the plan in tools/testing/kernels/matrix)"
 }
 
 # proc_field DRIVER FIELD: a field of DRIVER's /proc/crypto entry.
