@@ -16,6 +16,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
+# shellcheck source=selftests/padlock/lib/guest-build.sh
+. "$here/lib/guest-build.sh"
 
 ktap_header
 [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
@@ -41,8 +43,9 @@ cc=$(command -v gcc || command -v cc) ||
 msr="$PADLOCK_TOP/tools/testing/qemu/padlock-msr"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; "$msr" --set chunk 0 > /dev/null 2>&1' EXIT
-if ! out=$("$cc" -O2 -Wall -I "$PADLOCK_TOP/provider" -o "$tmp/charge_clock" \
-	"$here/lib/charge_clock.c" 2>&1); then
+# built on the host for this root when current (lib/guest-build.sh)
+if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/charge_clock" selftests/padlock/lib/charge_clock.c \
+	provider 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build lib/charge_clock.c"
 	ktap_finish

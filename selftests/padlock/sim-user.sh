@@ -15,6 +15,8 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/lib/ktap-lib.sh"
 # shellcheck source=selftests/padlock/lib/aes-lib.sh
 . "$dir/lib/aes-lib.sh"
+# shellcheck source=selftests/padlock/lib/guest-build.sh
+. "$dir/lib/guest-build.sh"
 
 ktap_header
 padlock_need_afalg_drivers
@@ -36,8 +38,8 @@ trap 'aes_allow_intree_autoload; rm -rf "$tmp"' EXIT
 echo '#include <errno.h>' > "$tmp/probe.c"
 "$cc" -E -o /dev/null "$tmp/probe.c" 2> /dev/null ||
 	ktap_skip_all "no C library headers in this root (libc6-dev) to build the test program"
-if ! out=$("$cc" -O2 -Wall -I "$PADLOCK_TOP/include" -o "$tmp/sim_user" \
-	"$dir/lib/sim_user.c" 2>&1); then
+# built on the host for this root when current (lib/guest-build.sh)
+if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/sim_user" selftests/padlock/lib/sim_user.c include 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build lib/sim_user.c"
 	ktap_finish

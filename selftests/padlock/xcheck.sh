@@ -21,6 +21,8 @@
 dir=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=selftests/padlock/lib/ktap-lib.sh
 . "$dir/lib/ktap-lib.sh"
+# shellcheck source=selftests/padlock/lib/guest-build.sh
+. "$dir/lib/guest-build.sh"
 
 ktap_header
 model=${PADLOCK_CPU_MODEL:-sim}
@@ -42,9 +44,9 @@ refprof=${profile%-sh}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! out=$("$cc" -O2 -Wall -I "$PADLOCK_TOP/include" \
-	-I "$PADLOCK_TOP/drivers/test" -o "$tmp/xcheck_exec" \
-	"$dir/lib/xcheck_exec.c" 2>&1); then
+# built on the host for this root when current (lib/guest-build.sh)
+if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/xcheck_exec" selftests/padlock/lib/xcheck_exec.c \
+	include drivers/test 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build lib/xcheck_exec.c"
 	ktap_finish

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# The OpenSSL provider and its test program, built for a guest's root.
+# Sourced by the tests in the guest (provider.sh, provider-clients.sh) and
+# by tools/testing/guest-build on the host, which runs the same build in
+# the same root (a chroot) before the VMs boot: natively it takes seconds,
+# under software emulation a minute or more.  A test uses the host's build
+# when the key below matches (same sources, same build commands), else it
+# builds for itself.  Source it; do not run it.
+
+# guest_build_provider SRC TOP OUT: padlock.so from the provider tree SRC
+# (its Makefile's flags: what the package ships) and the test program of
+# TOP/selftests/padlock/lib/provider_test.c, into OUT; the compilers'
+# output in OUT/build.log and OUT/test-build.log, the symbols padlock.so
+# takes from other libraries in OUT/undefined.txt.  Both builds at once.
+guest_build_provider() {
+	local src=$1 top=$2 out=$3 cc tpid rc=0
+	cc=$(command -v gcc || command -v cc) || return 1
+	"$cc" -O0 -Wall -o "$out/provider_test" "$top/selftests/padlock/lib/provider_test.c" \
+		-lcrypto > "$out/test-build.log" 2>&1 &
+	tpid=$!
+	make -s -j2 -C "$src" OUT="$out" > "$out/build.log" 2>&1 && [ -e "$out/padlock.so" ] &&
+		nm -D --undefined-only "$out/padlock.so" > "$out/undefined.txt" || rc=1
+	wait $tpid || rc=1
+	return $rc
+}
+
+# guest_provider_key TOP: what decides the build, hashed: the provider's
+# sources, the test program's, and this file (the build commands above)
+guest_provider_key() {
+	(
+		cd "$1" || exit 1
+		export LC_ALL=C
+		cat selftests/padlock/lib/guest-build.sh provider/Makefile provider/*.[ch] \
+			selftests/padlock/lib/provider_test.c
+	) | sha256sum | cut -d ' ' -f 1
+}
+
+# guest_prebuilt_provider TOP ROOT OUT: copy the host's build for the root
+# ROOT (padlock.so, provider_test and the build logs) into OUT when its key
+# is the current one; false when there is none or it is stale
+guest_prebuilt_provider() {
+	local top=$1 dir=$1/build/guest/$2/provider f
+	[ -s "$dir/key" ] && [ "$(cat "$dir/key")" = "$(guest_provider_key "$top")" ] || return 1
+	for f in padlock.so provider_test build.log test-build.log undefined.txt; do
+		cp "$dir/$f" "$3/" || return 1
+	done
+}
+
+# guest_root: the name of this guest's root in build/guest/ (in a VM of
+# tools/vm/run: the i386 build root for a 32-bit guest, else the host's)
+guest_root() {
+	if [ "${PADLOCK_ARCH:-}" = i386 ] && [ -n "${PADLOCK_CHROOT:-}" ]; then
+		echo "${PADLOCK_CHROOT##*/}"
+	else
+		echo host
+	fi
+}
+
+# The small C programs of the tests, each one source file compiled with
+# -O2 -Wall: "SOURCE INCLUDE-DIR..." relative to the top of the tree.
+guest_cc_programs() {
+	cat <<'LIST'
+selftests/padlock/lib/xcheck_exec.c include drivers/test
+selftests/padlock/lib/sim_user.c include
+selftests/padlock/lib/charge_clock.c provider
+LIST
+}
+
+# guest_cc_key TOP SOURCE INCLUDE-DIR...: the hash of this file, SOURCE and
+# the headers beside it and in the include directories (relative to TOP)
+guest_cc_key() {
+	local top=$1 d
+	shift
+	(
+		cd "$top" || exit 1
+		export LC_ALL=C
+		cat selftests/padlock/lib/guest-build.sh "$1"
+		d=$(dirname "$1")
+		shift
+		for d in "$d" "$@"; do
+			cat "$d"/*.h
+		done
+	) | sha256sum | cut -d ' ' -f 1
+}
+
+# guest_cc_build TOP OUT SOURCE INCLUDE-DIR...: compile SOURCE (relative to
+# TOP) into the program OUT; the compiler's messages on stderr
+guest_cc_build() {
+	local top=$1 out=$2 src=$3 cc d
+	local -a inc=()
+	shift 3
+	for d in "$@"; do
+		inc+=(-I "$top/$d")
+	done
+	cc=$(command -v gcc || command -v cc) || { echo "no C compiler" >&2; return 1; }
+	"$cc" -O2 -Wall "${inc[@]}" -o "$out" "$top/$src"
+}
+
+# guest_cc TOP OUT SOURCE INCLUDE-DIR...: the host's build of SOURCE for this
+# guest's root copied to OUT when it is current, else compiled here
+guest_cc() {
+	local top=$1 out=$2 src=$3 pre
+	pre=$top/build/guest/$(guest_root)/cc/$(basename "$src" .c)
+	shift 2
+	if [ -s "$pre.key" ] && [ -x "$pre" ] &&
+	   [ "$(cat "$pre.key")" = "$(guest_cc_key "$top" "$@")" ] && cp "$pre" "$out"; then
+		return 0
+	fi
+	guest_cc_build "$top" "$out" "$@"
+}
