@@ -6,7 +6,8 @@
 # `ip xfrm state add` must build the SA's transform afresh, at the first
 # attempt, for cbc(aes)+hmac(sha256), cbc(aes)+hmac(sha1) and
 # rfc3686(ctr(aes))+hmac(sha256), after every switch.  Then the demo's own
-# `padlock-bench --quick ipsec` runs once.
+# `padlock-bench --quick ipsec` runs once, its JSON report validated
+# (lib/bench_check.py --tests ipsec).
 #
 # The rebuild looks up each missing instance through modprobe and waits for
 # it at most 60 s of kernel time (the crypto API's larval wait).  The plan
@@ -94,12 +95,19 @@ done
 
 if [ -x "$BENCH" ]; then
 	ip netns del pl-sw 2> /dev/null
-	if out=$("$BENCH" --quick --seconds 1 ipsec 2>&1); then
+	report=$(mktemp)
+	if out=$("$BENCH" --quick --seconds 1 --json "$report" ipsec 2>&1); then
 		ktap_pass "padlock-bench --quick ipsec"
+		# its report checked as bench.sh checks the whole tool's (which
+		# make check runs with the AF_ALG test only)
+		cp /proc/crypto "$report.crypto"
+		ktap_check "padlock-bench --quick ipsec: JSON report complete, both transforms on every driver, ESP carried the traffic" \
+			python3 "$(dirname "$0")/lib/bench_check.py" "$report" "$report.crypto" --tests ipsec
 	else
 		ktap_diag "$(echo "$out" | tail -n 15)"
 		ktap_fail "padlock-bench --quick ipsec"
 	fi
+	rm -f "$report" "$report.crypto"
 else
 	ktap_skip "padlock-bench --quick ipsec" "$BENCH is not built (make -C tools/padlock-bench)"
 fi
