@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# The OpenSSL provider and its test program, built for a guest's root.
-# Sourced by the tests in the guest (provider.sh, provider-clients.sh) and
+# The C programs of the tests (the OpenSSL provider, its test program and
+# the small programs below), built for a guest's root.
+# Sourced by the tests in the guest (provider.sh, provider-clients.sh,
+# xcheck.sh, sim-user.sh, qemu-charge.sh) and
 # by tools/testing/guest-build on the host, which runs the same build in
 # the same root (a chroot) before the VMs boot: natively it takes seconds,
 # under software emulation a minute or more.  A test uses the host's build
@@ -13,15 +15,39 @@
 # output in OUT/build.log and OUT/test-build.log, the symbols padlock.so
 # takes from other libraries in OUT/undefined.txt.  Both builds at once.
 guest_build_provider() {
-	local src=$1 top=$2 out=$3 cc tpid rc=0
-	cc=$(command -v gcc || command -v cc) || return 1
-	"$cc" -O0 -Wall -o "$out/provider_test" "$top/selftests/padlock/lib/provider_test.c" \
-		-lcrypto > "$out/test-build.log" 2>&1 &
+	local src=$1 top=$2 out=$3 tpid rc=0
+	guest_build_provider_test "$top" "$out" &
 	tpid=$!
 	make -s -j2 -C "$src" OUT="$out" > "$out/build.log" 2>&1 && [ -e "$out/padlock.so" ] &&
 		nm -D --undefined-only "$out/padlock.so" > "$out/undefined.txt" || rc=1
 	wait $tpid || rc=1
 	return $rc
+}
+
+# guest_build_provider_test TOP OUT: the test program alone, against this
+# root's libcrypto (provider.sh runs the same padlock.so in other OpenSSL
+# releases' roots; OpenSSL 4.0's has a compiler), into OUT/provider_test
+guest_build_provider_test() {
+	local cc
+	cc=$(command -v gcc || command -v cc) || return 1
+	"$cc" -O0 -Wall -o "$2/provider_test" "$1/selftests/padlock/lib/provider_test.c" \
+		-lcrypto > "$2/test-build.log" 2>&1
+}
+
+# guest_provider_test_key TOP: its key (this file and the source)
+guest_provider_test_key() {
+	(
+		cd "$1" || exit 1
+		cat selftests/padlock/lib/guest-build.sh selftests/padlock/lib/provider_test.c
+	) | sha256sum | cut -d ' ' -f 1
+}
+
+# guest_prebuilt_provider_test TOP ROOT FILE: the host's build of the test
+# program in the root ROOT copied to FILE when it is current
+guest_prebuilt_provider_test() {
+	local dir=$1/build/guest/$2/provider_test
+	[ -s "$dir/key" ] && [ "$(cat "$dir/key")" = "$(guest_provider_test_key "$1")" ] &&
+		cp "$dir/provider_test" "$3"
 }
 
 # guest_provider_key TOP: what decides the build, hashed: the provider's
