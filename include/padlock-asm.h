@@ -10,7 +10,14 @@
  * Every wrapper states, in its asm operands, exactly what the instruction
  * reads ("input"), what it advances or rewrites ("+" operands) and what it
  * leaves undefined ("=" dummies).  Nothing here assumes that a register the
- * hardware may touch still holds its old value afterwards.
+ * instruction names still holds its old value afterwards: an xcrypt names
+ * all six of rAX, rBX, rCX, rDX, rSI and rDI, so all six are "+" operands,
+ * also rBX (key) and rDX (control word), which no source documents for
+ * every mode (docs/hardware.md 1.2, "Registers after XCRYPT").  That costs
+ * a register move before each instruction; relying on them instead would
+ * let the compiler keep the key pointer in rBX from one instruction to the
+ * next, which silicon-tested code does only for ECB and CBC.  Registers the
+ * instruction does not name (r8-r15, rBP) are the compiler's as usual.
  *
  * REP-prefixed PadLock instructions are interruptible: on an interrupt the
  * CPU saves the progress in rSI/rDI/rCX (and the IV / hash state in memory)
@@ -97,8 +104,8 @@ struct padlock_cword {
  * pushf; popf; REP XCRYPT-ECB: rSI source, rDI destination, rCX blocks, rDX
  * control word, rBX key, all loaded afresh (see the key cache above).
  * rSI/rDI advance by 16 per block, rCX counts down to 0.  rAX is not an
- * input of ECB; it is treated as undefined afterwards.  popf rewrites the
- * flags ("cc").
+ * input of ECB; it is treated as undefined afterwards, and so are rBX and
+ * rDX (see the top of this file).  popf rewrites the flags ("cc").
  */
 static __always_inline void padlock_xcrypt_ecb(const void *in, void *out,
 					       const void *key,
@@ -108,9 +115,9 @@ static __always_inline void padlock_xcrypt_ecb(const void *in, void *out,
 	unsigned long junk;
 
 	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_ECB PADLOCK_RELOAD_END
-		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk)
-		     : "d" (cw), "b" (key)
-		     : "memory", "cc");
+		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk),
+		       "+d" (cw), "+b" (key)
+		     : : "memory", "cc");
 }
 
 /*
@@ -127,9 +134,9 @@ padlock_xcrypt_##mode(const void *in, void *out, const void *key,	\
 		      unsigned long blocks)				\
 {									\
 	asm volatile(PADLOCK_RELOAD op PADLOCK_RELOAD_END		\
-		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv)	\
-		     : "d" (cw), "b" (key)				\
-		     : "memory", "cc");				\
+		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv),	\
+		       "+d" (cw), "+b" (key)				\
+		     : : "memory", "cc");				\
 	return iv;							\
 }
 
@@ -138,10 +145,12 @@ PADLOCK_DEFINE_XCRYPT_IV(cfb, PADLOCK_OP_XCRYPT_CFB)
 PADLOCK_DEFINE_XCRYPT_IV(ofb, PADLOCK_OP_XCRYPT_OFB)
 
 /*
- * pushf; popf; REP XCRYPT-CTR (ACE2): rAX addresses the counter block, which the engine
- * increments in place.  Only the low 16 bits (bytes 14-15, big endian) are
- * incremented, with no carry into byte 13: callers must not let one call
- * cross a 2^16 boundary of that field (docs/hardware.md 1.2).
+ * pushf; popf; REP XCRYPT-CTR (ACE2): rAX addresses the counter block, which
+ * the engine increments in place.  Only the low 16 bits (bytes 14-15, big
+ * endian) are incremented, with no carry into byte 13: callers must not
+ * let one call cross a 2^16 boundary of that field (docs/hardware.md 1.2).
+ * The new counter is read from memory, never from rAX; rAX and rBX are
+ * undefined afterwards (no silicon-tested code reads them after CTR).
  */
 static __always_inline void padlock_xcrypt_ctr(const void *in, void *out,
 					       const void *key,
@@ -149,9 +158,9 @@ static __always_inline void padlock_xcrypt_ctr(const void *in, void *out,
 					       void *ctr, unsigned long blocks)
 {
 	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_CTR PADLOCK_RELOAD_END
-		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr)
-		     : "d" (cw), "b" (key)
-		     : "memory", "cc");
+		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr),
+		       "+d" (cw), "+b" (key)
+		     : : "memory", "cc");
 }
 
 /*

@@ -7,7 +7,10 @@
  * its key and control word in the same statement ("pushf; popf" right
  * before it clears EFLAGS bit 30, docs/hardware.md 1.5): another thread,
  * another context of this process, or the kernel may have loaded a
- * different key since our last instruction.
+ * different key since our last instruction.  All six registers an xcrypt
+ * names are read-write operands, rBX (key) and rDX (control word) too:
+ * which of them survive the instruction is documented for some modes only
+ * (docs/hardware.md 1.2, "Registers after XCRYPT").
  *
  * On x86-64 the "pushf" would write into the 128-byte red zone below the
  * stack pointer that the compiler may be using, so the stack pointer is
@@ -84,9 +87,9 @@ static inline void plu_xcrypt_ecb(const void *in, void *out, size_t blocks,
 	unsigned long junk;
 
 	asm volatile(PLU_RELOAD PLU_XCRYPT_ECB PLU_RELOAD_END
-		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk)
-		     : "d" (cw), "b" (key)
-		     : "memory", "cc");
+		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk),
+		       "+d" (cw), "+b" (key)
+		     : : "memory", "cc");
 }
 
 /*
@@ -102,9 +105,9 @@ static inline void *plu_xcrypt_##name(const void *in, void *out,	\
 				      const void *key, void *iv)	\
 {									\
 	asm volatile(PLU_RELOAD op PLU_RELOAD_END			\
-		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv)	\
-		     : "d" (cw), "b" (key)				\
-		     : "memory", "cc");					\
+		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv),	\
+		       "+d" (cw), "+b" (key)				\
+		     : : "memory", "cc");					\
 	return iv;							\
 }
 
@@ -120,9 +123,9 @@ static inline void plu_xcrypt_ctr(const void *in, void *out, size_t blocks,
 				  const void *cw, const void *key, void *ctr)
 {
 	asm volatile(PLU_RELOAD PLU_XCRYPT_CTR PLU_RELOAD_END
-		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr)
-		     : "d" (cw), "b" (key)
-		     : "memory", "cc");
+		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr),
+		       "+d" (cw), "+b" (key)
+		     : : "memory", "cc");
 }
 
 /*
