@@ -107,10 +107,10 @@ MODULE_PARM_DESC(interrupt_rate,
 		 "per mille of rep instructions stopped part-way as by an interrupt (0-999)");
 
 unsigned int sim_clobber = SIM_CLOBBER_ECB_RAX | SIM_CLOBBER_SHA_REGS |
-			   SIM_CLOBBER_SHA_SCRATCH;
+			   SIM_CLOBBER_SHA_SCRATCH | SIM_CLOBBER_XCRYPT_REGS;
 module_param_named(clobber, sim_clobber, uint, 0644);
 MODULE_PARM_DESC(clobber,
-		 "scramble what the instructions leave undefined, bit mask: 1 rAX after xcrypt-ecb, 2 rAX/rCX/rSI after xsha, 4 xsha scratch area (default 7)");
+		 "scramble what the instructions leave undefined, bit mask: 1 rAX after xcrypt-ecb, 2 rAX/rCX/rSI after xsha, 4 xsha scratch area, 8 rBX after xcrypt-ctr/cfb/ofb and rAX after xcrypt-ctr (default 15)");
 
 /*
  * Test-only deliberate fault, for proving that a test lane can fail (the

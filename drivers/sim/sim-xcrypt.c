@@ -460,6 +460,23 @@ static bool xc_write_chain(struct xc_op *x, unsigned long todo)
 	return true;
 }
 
+/*
+ * What a completed instruction leaves undefined beyond rAX after ECB
+ * (docs/hardware.md 1.2, "Registers after XCRYPT"): rBX after CTR, CFB and
+ * OFB, and rAX after CTR.  Silicon-tested code keeps the key pointer in rBX
+ * across ECB and CBC only (Linux's in-tree driver) and reads rAX after
+ * CBC, CFB and OFB only (OpenSSL copies the chaining value from it); rDX
+ * is read after every mode (OpenSSL).  A driver that keeps anything else in
+ * those registers across the instruction fails here.
+ */
+static void xc_clobber(struct pt_regs *regs, enum sim_xcrypt_mode mode)
+{
+	if (mode == XM_CTR || mode == XM_CFB || mode == XM_OFB)
+		regs->bx = sim_garbage();
+	if (mode == XM_CTR)
+		regs->ax = sim_garbage();
+}
+
 enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
 {
 	struct sim_engine *eng;
@@ -512,6 +529,8 @@ enum sim_result sim_xcrypt(struct pt_regs *regs, enum sim_xcrypt_mode mode)
 	}
 	if (mode == XM_ECB && (sim_clobber & SIM_CLOBBER_ECB_RAX))
 		regs->ax = sim_garbage();	/* undefined after ECB */
+	if (sim_clobber & SIM_CLOBBER_XCRYPT_REGS)
+		xc_clobber(regs, mode);
 	return SIM_DONE;
 
 fault:

@@ -92,6 +92,7 @@ extern unsigned int sim_clobber;	/* SIM_CLOBBER_* bits */
 #define SIM_CLOBBER_ECB_RAX	BIT(0)	/* rAX after xcrypt-ecb */
 #define SIM_CLOBBER_SHA_REGS	BIT(1)	/* rAX, rCX, rSI after xsha */
 #define SIM_CLOBBER_SHA_SCRATCH	BIT(2)	/* VIA: 128-byte xsha area after the state */
+#define SIM_CLOBBER_XCRYPT_REGS	BIT(3)	/* rBX after xcrypt-ctr/cfb/ofb, rAX after ctr */
 extern unsigned int sim_rng_nodata_rate;	/* per mille of (rep) xstores */
 extern bool sim_rng_rawbits, sim_rng_strfilt_fail, sim_rng_disabled;
 extern unsigned int sim_units_disabled;	/* SIM_HAS_* present, not enabled */

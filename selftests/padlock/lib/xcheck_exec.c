@@ -327,9 +327,17 @@ static void one_xcrypt(unsigned long k)
 		       f_regs[2], W(f_regs[3]));
 		return;
 	}
-	printf(" | fault=none si=%s di=%s cx=%lu ax=%s bx=%s dx=%s mem=%016llx guard=%016llx\n",
-	       W(r[0]), W(r[1]), r[2], mode ? W(r[3]) : "-", W(r[5]), W(r[4]),
+	/*
+	 * rAX after ECB and CTR, rBX after CTR, CFB and OFB are undefined
+	 * (hardware.md 1.2, "Registers after XCRYPT"): notes.
+	 */
+	printf(" | fault=none si=%s di=%s cx=%lu ax=%s bx=%s dx=%s mem=%016llx guard=%016llx",
+	       W(r[0]), W(r[1]), r[2], mode && mode != 2 ? W(r[3]) : "-",
+	       mode >= 2 ? "-" : W(r[5]), W(r[4]),
 	       (unsigned long long)mem, (unsigned long long)guard);
+	if (mode >= 2)
+		printf(" # ax=%s bx=%s", W(r[3]), W(r[5]));
+	printf("\n");
 }
 
 /* ---- XSHA --------------------------------------------------------------- */
