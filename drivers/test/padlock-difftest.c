@@ -16,9 +16,11 @@
  *
  * ALG is one of ecb(aes), cbc(aes), ctr(aes), xts(aes), cts(cbc(aes)),
  * aes (the single-block cipher), sha1, sha224, sha256, sha384, sha512 and
- * hmac() of each hash.  Ours is taken by its driver name (ecb-aes-padlock,
- * sha256-padlock, hmac-sha256-padlock, ...), the kernel's by the driver
- * names of include/padlock-compat.h (they changed between 5.10 and 7.x).
+ * hmac() of each hash, or ctr(aes)-edges: not random requests but a fixed
+ * sweep of the counter's 16-bit wrap (dt_edge_params(), 18,432 cases).
+ * Ours is taken by its driver name (ecb-aes-padlock, sha256-padlock,
+ * hmac-sha256-padlock, ...), the kernel's by the driver names of
+ * include/padlock-compat.h (they changed between 5.10 and 7.x).
  *
  * Each request draws:
  *  - a key: mostly a valid size, sometimes any size up to twice the
@@ -83,6 +85,7 @@ enum dt_type { DT_SKCIPHER, DT_CIPHER, DT_SHASH };
 #define DT_IV_OUT	BIT(2)	/* the IV out is the chaining value */
 #define DT_TWO_KEYS	BIT(3)	/* xts: data key and tweak key */
 #define DT_COUNTER	BIT(4)	/* ctr: bias the IV to carries */
+#define DT_EDGES	BIT(6)	/* ctr: the counter-wrap sweep, not random */
 /* shash flags */
 #define DT_KEYED	BIT(5)	/* hmac */
 
@@ -108,6 +111,7 @@ static const struct dt_alg dt_algs[] = {
 	DT_SK("ecb(aes)", "ecb-aes-padlock", "ecb(%s)", DT_WHOLE_BLOCKS),
 	DT_SK("cbc(aes)", "cbc-aes-padlock", "cbc(%s)", DT_WHOLE_BLOCKS | DT_IV_OUT),
 	DT_SK("ctr(aes)", "ctr-aes-padlock", "ctr(%s)", DT_IV_OUT | DT_COUNTER),
+	DT_SK("ctr(aes)-edges", "ctr-aes-padlock", "ctr(%s)", DT_IV_OUT | DT_EDGES),
 	/* (an xts instance is named after the ecb it is built on) */
 	DT_SK("xts(aes)", "xts-aes-padlock", "xts(ecb(%s))", DT_MIN_BLOCK | DT_TWO_KEYS),
 	DT_SK("cts(cbc(aes))", "cts-cbc-aes-padlock", "cts(cbc(%s))", DT_MIN_BLOCK),
@@ -407,19 +411,102 @@ static const char *dt_sk_desc(struct dt_run *r)
 	return r->desc;
 }
 
+/*
+ * ctr(aes)-edges: request K is case K of a fixed sweep of the counter's
+ * 16-bit wrap, which the engine does not carry (docs/hardware.md 1.2); the
+ * seed picks only the key, the data, the direction and the counter's other
+ * bytes.  The low 16 bits of the counter stop ROOM = 1 .. 24 blocks before
+ * they wrap; the carry out of them stops in byte 13, or runs out of 32 or
+ * 64 bits, or wraps the whole block; the request is ROOM blocks and a few
+ * more or fewer, with a partial block or none; its scatterlist is one
+ * segment, one that ends at a page end (the engine's over-read), or two cut
+ * exactly at the wrap or 5 bytes before it (a walk step ending inside a
+ * block); in place and out of place; every key size.
+ */
+#define DT_EDGE_ROOMS	24
+#define DT_EDGE_TOPS	4
+#define DT_EDGE_LENS	8
+#define DT_EDGE_CUTS	4
+#define DT_EDGE_CASES	(DT_EDGE_ROOMS * DT_EDGE_TOPS * DT_EDGE_LENS * DT_EDGE_CUTS * 2 * 3)
+
+static const int dt_edge_blocks[DT_EDGE_LENS] = { -1, 0, 0, 1, 1, 2, 9, 40 };
+static const unsigned int dt_edge_tail[DT_EDGE_LENS] = { 0, 0, 7, 0, 15, 1, 0, 3 };
+
+/* One or two segments of @buf for @len bytes, cut as case @cut says. */
+static void dt_edge_layout(struct dt_layout *l, unsigned int len,
+			   unsigned int cut, unsigned int wrap)
+{
+	unsigned int at = cut == 2 ? wrap : wrap - 5;
+
+	l->n = 1;
+	l->off[0] = DT_GUARD;
+	l->len[0] = len;
+	if (cut == 1) {
+		l->off[0] = round_up(DT_GUARD + len, PAGE_SIZE) - len;
+	} else if (cut >= 2 && at > 0 && at < len) {
+		l->n = 2;
+		l->len[0] = at;
+		l->off[1] = DT_GUARD + at;
+		l->len[1] = len - at;
+	}
+}
+
+static void dt_edge_params(struct dt_run *r)
+{
+	u64 k = r->index % DT_EDGE_CASES;
+	unsigned int room = 1 + k % DT_EDGE_ROOMS, blocks;
+	unsigned int top = k / DT_EDGE_ROOMS % DT_EDGE_TOPS;
+	unsigned int ln = k / (DT_EDGE_ROOMS * DT_EDGE_TOPS) % DT_EDGE_LENS;
+	unsigned int cut = k / (DT_EDGE_ROOMS * DT_EDGE_TOPS * DT_EDGE_LENS) % DT_EDGE_CUTS;
+	u64 rest = k / (DT_EDGE_ROOMS * DT_EDGE_TOPS * DT_EDGE_LENS * DT_EDGE_CUTS);
+
+	r->inplace = rest & 1;
+	r->klen = AES_MIN_KEY_SIZE + 8 * (rest >> 1);
+	r->enc = dt_below(r, 2);
+	blocks = max_t(int, 1, (int)room + dt_edge_blocks[ln]);
+	r->len = blocks * AES_BLOCK_SIZE + dt_edge_tail[ln];
+
+	dt_fill(r, r->iv, AES_BLOCK_SIZE);
+	switch (top) {
+	case 0:			/* the carry stops in byte 13 */
+		r->iv[13] &= 0x7f;
+		break;
+	case 1:			/* out of 32 bits */
+		memset(r->iv + 12, 0xff, 2);
+		break;
+	case 2:			/* out of 64 bits */
+		memset(r->iv + 8, 0xff, 6);
+		break;
+	default:		/* the whole block wraps to zero */
+		memset(r->iv, 0xff, 14);
+		break;
+	}
+	r->iv[14] = (0x10000 - room) >> 8;
+	r->iv[15] = (0x10000 - room) & 0xff;
+
+	dt_edge_layout(&r->src, r->len, cut, room * AES_BLOCK_SIZE);
+	dt_edge_layout(&r->dst, r->len, cut, room * AES_BLOCK_SIZE);
+}
+
 static void dt_sk_one(struct dt_run *r)
 {
+	bool edges = r->alg->flags & DT_EDGES;
 	struct scatterlist sgi, sgo;
 	struct dt_layout *dl;
 	int eg, ep, at;
 
-	r->klen = dt_sk_keylen(r);
+	if (edges)
+		dt_edge_params(r);
+	else
+		r->klen = dt_sk_keylen(r);
 	if (!dt_setkey(r))
 		return;
-	r->len = dt_sk_len(r);
-	r->enc = dt_below(r, 2);
-	r->inplace = dt_below(r, 2);
-	dt_sk_iv(r);
+	if (!edges) {
+		r->len = dt_sk_len(r);
+		r->enc = dt_below(r, 2);
+		r->inplace = dt_below(r, 2);
+		dt_sk_iv(r);
+	}
 	dt_fill(r, r->msg, r->len);
 
 	/* the kernel's, linear and out of place */
@@ -430,7 +517,8 @@ static void dt_sk_one(struct dt_run *r)
 	eg = dt_sk_do(r->rq_gen, r->enc);
 
 	/* ours, scattered */
-	dt_layout(r, &r->src, r->len);
+	if (!edges)
+		dt_layout(r, &r->src, r->len);
 	dt_guard(&r->src, r->sbuf, 0x5a);
 	dt_scatter(&r->src, r->sbuf, r->msg);
 	if (r->inplace) {
@@ -438,7 +526,8 @@ static void dt_sk_one(struct dt_run *r)
 		r->dst.n = r->src.n;	/* (for the report) */
 		r->dst.off[0] = r->src.off[0];
 	} else {
-		dt_layout(r, &r->dst, r->len);
+		if (!edges)
+			dt_layout(r, &r->dst, r->len);
 		dt_guard(&r->dst, r->dbuf, 0xa5);
 		dt_scatter(&r->dst, r->dbuf, NULL);
 		dl = &r->dst;
