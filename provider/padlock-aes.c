@@ -682,8 +682,13 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 
 	c->enc = enc;
 	c->bufsz = 0;
-	c->num = 0;
-	c->tag_set = 0;
+	/* (GCM keeps its place in the message: gcm_start() resets it) */
+	if (c->mode != PL_GCM)
+		c->num = 0;
+	/*
+	 * A GCM tag set for decryption stays: OpenSSL's own evp_test and its
+	 * CMS code set it before the init that gives key and IV.
+	 */
 	c->tag_ready = 0;
 	if (!aes_set_ctx_params(c, params))
 		return 0;
@@ -696,8 +701,14 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 		if (c->mode != PL_GCM)
 			memcpy(c->iv, iv, 16);
 		c->iv_set = 1;
-	} else if (c->iv_set && c->mode != PL_GCM) {
-		/* a new key or a restart without IV: the IV given last */
+	} else if (c->iv_set && (c->mode == PL_CBC || c->mode == PL_CFB ||
+				 c->mode == PL_OFB)) {
+		/*
+		 * A new key or a restart without IV: CBC, CFB and OFB start
+		 * again from the IV given last, as OpenSSL's do.  CTR goes on
+		 * from its counter (the keystream must not repeat), dropping
+		 * what is left of a partial block, as OpenSSL's does.
+		 */
 		memcpy(c->iv, c->oiv, 16);
 	}
 	if (key) {
@@ -713,8 +724,19 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 		if (!c->key_set || bytes_differ(key, c->rawkey, keylen))
 			aes_rekey(c, key);
 	}
-	if (c->mode == PL_GCM && c->key_set && c->iv_set)
-		gcm_start(c);
+	if (c->mode == PL_GCM && c->key_set && c->iv_set) {
+		/*
+		 * A new IV, or key and IV complete before the message began:
+		 * the message starts.  A re-init with neither in the middle of
+		 * a message goes on with it, as OpenSSL's does; a new key in
+		 * the middle of one ends it, and its IV serves no other (never
+		 * the same keystream twice).
+		 */
+		if (iv || (!c->data_started && !c->aadlen))
+			gcm_start(c);
+		else if (key)
+			c->iv_set = 0;
+	}
 	return 1;
 }
 
@@ -1485,10 +1507,10 @@ static int aes_get_ctx_params(void *vc, OSSL_PARAM params[])
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_NUM)) {
 			ok = pl_param_set_size(p, c->num);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_IV)) {
-			ok = pl_param_set_octets(p, c->oiv, c->ivlen);
+			ok = pl_param_set_iv(p, c->oiv, c->ivlen);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_UPDATED_IV)) {
-			ok = pl_param_set_octets(p, c->mode == PL_GCM ? c->oiv : c->iv,
-						 c->ivlen);
+			ok = pl_param_set_iv(p, c->mode == PL_GCM ? c->oiv : c->iv,
+					     c->ivlen);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) {
 			ok = c->mode == PL_GCM && pl_param_set_size(p, c->taglen);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {

@@ -170,6 +170,19 @@ int pl_param_set_octets(OSSL_PARAM *p, const void *v, size_t len)
 	return 1;
 }
 
+/*
+ * An IV, in the form the caller asked for: a copy (EVP_CIPHER_CTX_get_iv()
+ * and friends) or a pointer into the context, valid while it lives, which
+ * EVP_CIPHER_CTX_iv(), EVP_CIPHER_CTX_original_iv() and through them the
+ * ASN.1 parameter code of CMS, PKCS#7, PKCS#8 and PKCS#12 ask for.
+ */
+int pl_param_set_iv(OSSL_PARAM *p, const void *iv, size_t len)
+{
+	if (p->data_type == OSSL_PARAM_OCTET_PTR)
+		return pl_param_set_octet_ptr(p, iv, len);
+	return pl_param_set_octets(p, iv, len);
+}
+
 /* A pointer into the provider's memory (TLS MAC), valid until the next call. */
 int pl_param_set_octet_ptr(OSSL_PARAM *p, const void *v, size_t len)
 {

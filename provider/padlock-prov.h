@@ -67,6 +67,7 @@ int pl_param_get_uint(const OSSL_PARAM *p, unsigned int *v);
 int pl_param_set_utf8(OSSL_PARAM *p, const char *s);
 int pl_param_set_octets(OSSL_PARAM *p, const void *v, size_t len);
 int pl_param_set_octet_ptr(OSSL_PARAM *p, const void *v, size_t len);
+int pl_param_set_iv(OSSL_PARAM *p, const void *iv, size_t len);
 
 void pl_cleanse(void *p, size_t n);
 void *pl_zalloc_aligned(size_t n);

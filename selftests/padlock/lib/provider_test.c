@@ -31,6 +31,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <openssl/asn1.h>
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -1618,6 +1619,256 @@ static void rekey(void)
 	}
 }
 
+/*
+ * OpenSSL's API contract beyond one message, as OpenSSL's own callers use
+ * it: the IV read back as a pointer into the context (EVP_CIPHER_CTX_iv(),
+ * EVP_CIPHER_CTX_original_iv(), and through them the ASN.1 parameters CMS,
+ * PKCS#7, PKCS#8 and PKCS#12 write); a re-init without IV in the middle of
+ * a CTR or GCM stream, which must not repeat keystream; a GCM tag set
+ * before the init that gives key and IV (evp_test, CMS AuthEnvelopedData).
+ * Every result is compared with the default provider doing the same.
+ */
+static const unsigned char *ctx_iv_ptr(EVP_CIPHER_CTX *ctx, const char *which)
+{
+	void *v = NULL;
+	OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+
+	p[0] = OSSL_PARAM_construct_octet_ptr(which, &v, 16);
+	if (!EVP_CIPHER_CTX_get_params(ctx, p))
+		return NULL;
+	return v;
+}
+
+/* Did bytes 40..79 of @out run on the keystream of bytes 0..39? */
+static int keystream_again(const unsigned char *out, const unsigned char *pt)
+{
+	int i;
+
+	for (i = 0; i < 40; i++)
+		if ((out[i] ^ pt[i]) != (out[40 + i] ^ pt[40 + i]))
+			return 0;
+	return 1;
+}
+
+/* 1 pass, 0 fail (reported), -1 padlock does not offer @name here */
+static int contract_iv(const char *desc, const char *name, const unsigned char *key,
+		       const unsigned char *iv, const unsigned char *pt)
+{
+	EVP_CIPHER *pc = fetch_cipher(name, PL), *dc = fetch_cipher(name, DEF);
+	EVP_CIPHER_CTX *p = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
+	EVP_CIPHER_CTX *r = EVP_CIPHER_CTX_new();
+	unsigned char a[64], b[64], back[64];
+	const unsigned char *po, *pu, *du;
+	ASN1_TYPE *t = ASN1_TYPE_new();
+	size_t ivlen;
+	int ok = 0, l1, l2, l3;
+
+	if (!pc) {
+		ok = -1;
+		goto out;
+	}
+	if (!dc || !p || !d || !r || !t) {
+		fail(desc, "%s: set-up failed", name);
+		goto out;
+	}
+	ivlen = (size_t)EVP_CIPHER_get_iv_length(pc);
+	if (!EVP_EncryptInit_ex2(p, pc, key, iv, NULL) ||
+	    !EVP_EncryptInit_ex2(d, dc, key, iv, NULL) ||
+	    !EVP_CIPHER_CTX_set_padding(p, 0) || !EVP_CIPHER_CTX_set_padding(d, 0)) {
+		fail(desc, "%s: init failed", name);
+		goto out;
+	}
+	po = ctx_iv_ptr(p, OSSL_CIPHER_PARAM_IV);
+	if (!po || memcmp(po, iv, ivlen)) {
+		fail(desc, "%s: the original IV read as a pointer is %s", name,
+		     po ? "wrong" : "NULL");
+		goto out;
+	}
+	if (!EVP_EncryptUpdate(p, a, &l1, pt, 32) || !EVP_EncryptUpdate(d, b, &l2, pt, 32) ||
+	    l1 != 32 || l2 != 32 || memcmp(a, b, 32)) {
+		fail(desc, "%s: 32 bytes differ from the default provider", name);
+		goto out;
+	}
+	pu = ctx_iv_ptr(p, OSSL_CIPHER_PARAM_UPDATED_IV);
+	du = ctx_iv_ptr(d, OSSL_CIPHER_PARAM_UPDATED_IV);
+	if (!pu || !du || memcmp(pu, du, ivlen)) {
+		fail(desc, "%s: the updated IV read as a pointer is %s", name,
+		     pu ? "not the default provider's" : "NULL");
+		goto out;
+	}
+	/* CMS: the IV goes into the AlgorithmIdentifier; a reader without us decrypts */
+	if (strstr(name, "CBC") &&
+	    !(EVP_CIPHER_param_to_asn1(p, t) > 0 &&
+	      EVP_DecryptInit_ex2(r, dc, key, NULL, NULL) &&
+	      EVP_CIPHER_asn1_to_param(r, t) > 0 &&
+	      EVP_CIPHER_CTX_set_padding(r, 0) &&
+	      EVP_DecryptUpdate(r, back, &l3, a, 32) && l3 == 32 && !memcmp(back, pt, 32))) {
+		fail(desc, "%s: the IV EVP_CIPHER_param_to_asn1() wrote does not decrypt with the default provider",
+		     name);
+		goto out;
+	}
+	ok = 1;
+out:
+	ASN1_TYPE_free(t);
+	EVP_CIPHER_CTX_free(p);
+	EVP_CIPHER_CTX_free(d);
+	EVP_CIPHER_CTX_free(r);
+	EVP_CIPHER_free(pc);
+	EVP_CIPHER_free(dc);
+	return ok;
+}
+
+/*
+ * One stream on @c into @out: key and IV, 20 bytes of AAD (GCM), 40 bytes,
+ * a re-init with the key again (@rekey) or with nothing, 40 bytes more.
+ * With @tag (GCM) the tag too, and then a re-init with nothing, after which
+ * the spent IV must refuse more data.  Returns 1 when all that went as
+ * described, 0 when a step failed.
+ */
+static int contract_stream(EVP_CIPHER *c, int gcm, int rekey, const unsigned char *key,
+			   const unsigned char *iv, const unsigned char *pt,
+			   unsigned char *out, unsigned char *tag)
+{
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	unsigned char aad[20], more[16];
+	OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+	int ok, l;
+
+	memset(aad, 0xa5, sizeof(aad));
+	ok = x && EVP_EncryptInit_ex2(x, c, key, iv, NULL) &&
+	     (!gcm || EVP_EncryptUpdate(x, NULL, &l, aad, sizeof(aad))) &&
+	     EVP_EncryptUpdate(x, out, &l, pt, 40) && l == 40 &&
+	     EVP_EncryptInit_ex2(x, NULL, rekey ? key : NULL, NULL, NULL) &&
+	     EVP_EncryptUpdate(x, out + 40, &l, pt + 40, 40) && l == 40;
+	if (ok && tag) {
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
+		ok = EVP_EncryptFinal_ex(x, more, &l) && EVP_CIPHER_CTX_get_params(x, p) &&
+		     EVP_EncryptInit_ex2(x, NULL, NULL, NULL, NULL) &&
+		     !EVP_EncryptUpdate(x, more, &l, pt, 16);
+	}
+	ERR_clear_error();
+	EVP_CIPHER_CTX_free(x);
+	return ok;
+}
+
+static void contract_result(const char *desc, int ok, int ran)
+{
+	if (!ran)
+		printf("SKIP %s | padlock does not offer these ciphers here\n", desc);
+	else if (ok)
+		printf("PASS %s\n", desc);
+}
+
+static void contract(void)
+{
+	static const char *const ivnames[] = {
+		"AES-128-CBC", "AES-256-CBC", "AES-128-CFB", "AES-256-OFB",
+		"AES-128-CTR", "AES-256-CTR", "AES-128-GCM", "AES-256-GCM",
+	};
+	unsigned char key[32], iv[16], pt[96], a[96], b[96], ta[16], tb[16], got[96];
+	const char *desc;
+	size_t i;
+	int ok, r, ran;
+
+	rnd_bytes(key, sizeof(key));
+	rnd_bytes(iv, sizeof(iv));
+	rnd_bytes(pt, sizeof(pt));
+
+	desc = "contract: the IV read back as a pointer (EVP_CIPHER_CTX_iv, CMS's AlgorithmIdentifier)";
+	for (ok = 1, ran = 0, i = 0; i < sizeof(ivnames) / sizeof(ivnames[0]); i++) {
+		r = contract_iv(desc, ivnames[i], key, iv, pt);
+		ok &= r != 0;
+		ran += r >= 0;
+	}
+	contract_result(desc, ok, ran);
+
+	desc = "contract: a re-init without IV in the middle of a CTR stream goes on, no keystream again";
+	for (ok = 1, ran = 0, i = 0; ok && i < 4; i++) {
+		const char *name = i & 1 ? "AES-256-CTR" : "AES-128-CTR";
+		EVP_CIPHER *pc = fetch_cipher(name, PL), *dc = fetch_cipher(name, DEF);
+
+		if (!pc) {
+			EVP_CIPHER_free(dc);
+			continue;
+		}
+		ran++;
+		if (!dc || !contract_stream(pc, 0, (int)(i >> 1), key, iv, pt, a, NULL) ||
+		    !contract_stream(dc, 0, (int)(i >> 1), key, iv, pt, b, NULL)) {
+			fail(desc, "%s: a step failed", name);
+			ok = 0;
+		} else if (memcmp(a, b, 80)) {
+			fail(desc, "%s, re-init with %s: differs from the default provider%s", name,
+			     i >> 1 ? "the key" : "nothing",
+			     keystream_again(a, pt) ? " (the keystream started again)" : "");
+			ok = 0;
+		}
+		EVP_CIPHER_free(pc);
+		EVP_CIPHER_free(dc);
+	}
+	contract_result(desc, ok, ran);
+
+	desc = "contract: GCM goes on after a re-init with nothing, then refuses its spent IV; a new key mid-message never restarts the IV";
+	for (ok = 1, ran = 0, i = 0; ok && i < 2; i++) {
+		const char *name = i ? "AES-256-GCM" : "AES-128-GCM";
+		EVP_CIPHER *pc = fetch_cipher(name, PL), *dc = fetch_cipher(name, DEF);
+
+		if (!pc) {
+			EVP_CIPHER_free(dc);
+			continue;
+		}
+		ran++;
+		if (!dc || !contract_stream(dc, 1, 0, key, iv, pt, b, tb)) {
+			fail(desc, "%s: the default provider's stream failed", name);
+			ok = 0;
+		} else if (!contract_stream(pc, 1, 0, key, iv, pt, a, ta) ||
+			   memcmp(a, b, 80) || memcmp(ta, tb, 16)) {
+			fail(desc, "%s, re-init with nothing: %s", name,
+			     keystream_again(a, pt) ? "the keystream started again" :
+			     "a step failed, or data or tag differ from the default provider");
+			ok = 0;
+		} else if (contract_stream(pc, 1, 1, key, iv, pt, a, NULL) &&
+			   keystream_again(a, pt)) {
+			fail(desc, "%s: a re-init with the key in the middle restarted the IV", name);
+			ok = 0;
+		}
+		EVP_CIPHER_free(pc);
+		EVP_CIPHER_free(dc);
+	}
+	contract_result(desc, ok, ran);
+
+	desc = "contract: a GCM tag set before key and IV (evp_test's order) decrypts";
+	for (ok = 1, ran = 0, i = 0; ok && i < 2; i++) {
+		const char *name = i ? "AES-256-GCM" : "AES-128-GCM";
+		EVP_CIPHER *pc = fetch_cipher(name, PL), *dc = fetch_cipher(name, DEF);
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+		struct split one = { 1, { 64 } };
+		int l = 0, l2 = 0;
+
+		if (!pc) {
+			EVP_CIPHER_free(dc);
+			EVP_CIPHER_CTX_free(x);
+			continue;
+		}
+		ran++;
+		/* a message and its tag from the default provider */
+		ok = dc && x &&
+		     run_cipher(dc, 1, key, iv, 12, 0, NULL, 0, pt, 64, a, &one, tb, 16) == 64;
+		p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tb, 16);
+		ok = ok && EVP_DecryptInit_ex2(x, pc, NULL, NULL, NULL) &&
+		     EVP_CIPHER_CTX_set_params(x, p) &&
+		     EVP_DecryptInit_ex2(x, NULL, key, iv, NULL) &&
+		     EVP_DecryptUpdate(x, got, &l, a, 64) &&
+		     EVP_DecryptFinal_ex(x, got + l, &l2) && l + l2 == 64 && !memcmp(got, pt, 64);
+		if (!ok)
+			fail(desc, "%s: refused or wrong", name);
+		EVP_CIPHER_CTX_free(x);
+		EVP_CIPHER_free(pc);
+		EVP_CIPHER_free(dc);
+	}
+	contract_result(desc, ok, ran);
+}
+
 static void offers(void)
 {
 	static const char *names[] = {
@@ -1643,7 +1894,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | rekey | big MIB | edge | offers\n",
+		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | rekey | big MIB | edge | offers | contract\n",
 			argv[0]);
 		return 2;
 	}
@@ -1689,6 +1940,9 @@ int main(int argc, char **argv)
 		rekey();
 	} else if (!strcmp(argv[1], "offers")) {
 		offers();
+	} else if (!strcmp(argv[1], "contract")) {
+		rng_state = 9090;
+		contract();
 	} else {
 		fprintf(stderr, "%s: unknown command %s\n", argv[0], argv[1]);
 		return 2;
