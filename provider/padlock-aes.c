@@ -646,6 +646,9 @@ static void aes_rekey(struct pl_aes *c, const unsigned char *key)
 {
 	pl_cleanse(c->ekey, sizeof(c->ekey));
 	pl_cleanse(c->dkey, sizeof(c->dkey));
+	/* data and keystream of the old key */
+	pl_cleanse(c->bounce, sizeof(c->bounce));
+	pl_cleanse(c->ks, sizeof(c->ks));
 	memcpy(c->rawkey, key, c->keylen);
 	aes_setkey(c, key);
 	if (c->mode == PL_GCM) {
@@ -842,6 +845,7 @@ static int block_final(struct pl_aes *c, unsigned char *out, size_t *outl,
 		return 0;
 	}
 	if (outsize < 16 - p) {
+		pl_cleanse(blk, sizeof(blk));
 		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
 		return 0;
 	}

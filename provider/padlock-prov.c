@@ -9,6 +9,7 @@
  * There is no RNG here: the kernel's padlock-rng feeds the kernel's pool,
  * which OpenSSL reads through getrandom().
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,15 @@ static const OSSL_DISPATCH pl_dispatch[] = {
 	{ 0, NULL }
 };
 
+static pthread_once_t pl_setup_once = PTHREAD_ONCE_INIT;
+
+static void pl_setup(void)
+{
+	pl_cpu_detect();
+	pl_ciphers_setup();
+	pl_digests_setup();
+}
+
 __attribute__((visibility("default")))
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		       const OSSL_DISPATCH **out, void **provctx)
@@ -401,9 +411,12 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	if (!pc)
 		return 0;
 	pc->handle = handle;
-	pl_cpu_detect();
-	pl_ciphers_setup();
-	pl_digests_setup();
+	/*
+	 * The CPU description and the algorithm tables are the process's,
+	 * made once: every library context runs this function, and another
+	 * context may be using the tables meanwhile.
+	 */
+	pthread_once(&pl_setup_once, pl_setup);
 	*out = pl_dispatch;
 	*provctx = pc;
 	return 1;

@@ -12,6 +12,11 @@
  * which of them survive the instruction is documented for some modes only
  * (docs/hardware.md 1.2, "Registers after XCRYPT").
  *
+ * A second "pushf; popf" right after the xcrypt clears bit 30 again, so
+ * that no other PadLock user in the process (GnuTLS and libgcrypt skip
+ * their reload while the bit is set and their context is the one they used
+ * last) runs on the key the provider left in the engine.
+ *
  * On x86-64 the "pushf" would write into the 128-byte red zone below the
  * stack pointer that the compiler may be using, so the stack pointer is
  * moved past it first (lea does not touch the flags).
@@ -23,10 +28,10 @@
 
 #ifdef __x86_64__
 #define PLU_RELOAD	"lea -128(%%rsp), %%rsp\n\tpushf\n\tpopf\n\t"
-#define PLU_RELOAD_END	"\n\tlea 128(%%rsp), %%rsp"
+#define PLU_RELOAD_END	"\n\tpushf\n\tpopf\n\tlea 128(%%rsp), %%rsp"
 #else
 #define PLU_RELOAD	"pushf\n\tpopf\n\t"
-#define PLU_RELOAD_END	""
+#define PLU_RELOAD_END	"\n\tpushf\n\tpopf"
 #endif
 
 #define PLU_XCRYPT_ECB	".byte 0xf3,0x0f,0xa7,0xc8"

@@ -89,6 +89,7 @@ guest_cc_programs() {
 selftests/padlock/lib/xcheck_exec.c include drivers/test
 selftests/padlock/lib/sim_user.c include
 selftests/padlock/lib/charge_clock.c provider
+selftests/padlock/lib/neighbour.c
 LIST
 }
 
@@ -110,16 +111,23 @@ guest_cc_key() {
 }
 
 # guest_cc_build TOP OUT SOURCE INCLUDE-DIR...: compile SOURCE (relative to
-# TOP) into the program OUT; the compiler's messages on stderr
+# TOP) into the program OUT; the compiler's messages on stderr.  A source
+# line "guest-build: needs HEADER links -lLIB..." names a header without
+# which this root does not build it (status 2, no message) and the
+# libraries it links.
 guest_cc_build() {
-	local top=$1 out=$2 src=$3 cc d
+	local top=$1 out=$2 src=$3 cc d needs libs
 	local -a inc=()
 	shift 3
 	for d in "$@"; do
 		inc+=(-I "$top/$d")
 	done
+	needs=$(sed -n 's/.*guest-build: needs \([^ ]*\) links.*/\1/p' "$top/$src")
+	libs=$(sed -n 's/.*guest-build: needs [^ ]* links \(.*\)$/\1/p' "$top/$src")
+	[ -z "$needs" ] || [ -e "/usr/include/$needs" ] || return 2
 	cc=$(command -v gcc || command -v cc) || { echo "no C compiler" >&2; return 1; }
-	"$cc" -O2 -Wall "${inc[@]}" -o "$out" "$top/$src"
+	# shellcheck disable=SC2086
+	"$cc" -O2 -Wall "${inc[@]}" -o "$out" "$top/$src" $libs
 }
 
 # guest_cc TOP OUT SOURCE INCLUDE-DIR...: the host's build of SOURCE for this
