@@ -16,8 +16,9 @@
  * advances or keeps, a hash of the memory it must write or keep ("mem") and
  * of the bytes around it ("guard"), and the fault: none, viol (a rule of
  * docs/hardware.md broken), ud, segv@ADDRESS (a page fault), bus.  The notes
- * are what the spec leaves undefined (rAX/rCX/rSI after XSHA, the random
- * bytes of XSTORE, the registers at a fault); two implementations may
+ * are what the spec leaves undefined (rAX/rCX/rSI after XSHA, rAX and rBX
+ * after XCRYPT-CTR, rBX after CFB/OFB, the random bytes of XSTORE, the
+ * registers at a fault); two implementations may
  * differ there, so xcheck.sh compares up to the '#' only.  Addresses are
  * printed as region+offset (all regions are mapped at fixed addresses, so
  * both VMs use the same ones).
