@@ -191,7 +191,7 @@ padlock_afalg_by_name() {
 # on its VMs at make check's scale (PADLOCK_SCALE=small); the first pattern
 # that matches the VM decides.
 padlock_plan_gate() {
-	local prog col pats pat small target=make\ check
+	local prog=${1:-${0##*/}} col pats pat small target=make\ check
 	local -a list
 	[ -n "${PADLOCK_KERNEL:-}" ] || return 0
 	[ "${PADLOCK_PLAN:-}" = all ] && return 0
@@ -202,7 +202,6 @@ padlock_plan_gate() {
 	long) col=3 target=make\ check-long ;;
 	*) return 0 ;;
 	esac
-	prog=${0##*/}
 	pats=$(awk -v p="@$prog" -v c=$col '$1 == p { print $c; exit }' \
 		"$PADLOCK_TOP/tools/testing/kernels/matrix" 2>/dev/null)
 	[ -n "$pats" ] || return 0
