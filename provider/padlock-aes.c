@@ -60,6 +60,16 @@ enum { PL_ECB = 1, PL_CBC = 2, PL_CFB = 3, PL_OFB = 4, PL_CTR = 5, PL_GCM = 6 };
 #define PL_SLACK_BLOCKS		8	/* the largest fetch group */
 #define PL_PAGE			4096	/* the smallest x86 page */
 #define PL_GCM_MAX_IVLEN	128
+/*
+ * GCM's limits per message (NIST SP 800-38D): 2^39 - 256 bits of data,
+ * after which the 32-bit counter would come back to J0 and the keystream
+ * to its start, and 2^64 - 1 bits of AAD.  A build for tests may set a
+ * smaller data limit to reach it in reasonable time.
+ */
+#ifndef PL_GCM_MAX_DATA
+#define PL_GCM_MAX_DATA		((((uint64_t)1) << 36) - 32)
+#endif
+#define PL_GCM_MAX_AAD		((((uint64_t)1) << 61) - 1)
 
 /* TLS records (OpenSSL's ssl3.h, tls1.h, dtls1.h, evp.h values) */
 #define PL_TLS1_VERSION		0x0301
@@ -114,6 +124,7 @@ struct pl_aes {
 	unsigned char tag[16];
 	size_t taglen;
 	int data_started, tag_set, tag_ready;
+	int iv_spent;		/* no IV is made up after one was used */
 	/* TLS records: CBC (tls-version, tls-mac-size), GCM (tlsaad, ...) */
 	unsigned int tls_version;
 	size_t tls_macsize;
@@ -704,6 +715,7 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 		if (c->mode != PL_GCM)
 			memcpy(c->iv, iv, 16);
 		c->iv_set = 1;
+		c->iv_spent = 0;
 	} else if (c->iv_set && (c->mode == PL_CBC || c->mode == PL_CFB ||
 				 c->mode == PL_OFB)) {
 		/*
@@ -735,10 +747,12 @@ static int aes_init(void *vc, const unsigned char *key, size_t keylen,
 		 * the middle of one ends it, and its IV serves no other (never
 		 * the same keystream twice).
 		 */
-		if (iv || (!c->data_started && !c->aadlen))
+		if (iv || (!c->data_started && !c->aadlen)) {
 			gcm_start(c);
-		else if (key)
+		} else if (key) {
 			c->iv_set = 0;
+			c->iv_spent = 1;
+		}
 	}
 	return 1;
 }
@@ -934,17 +948,47 @@ static void cfb_stream(struct pl_aes *c, unsigned char *out,
 	}
 }
 
+/*
+ * A message encrypted without an IV gets a random one of the IV length
+ * (12 bytes unless set longer; at least 12), which the caller reads back
+ * as the cipher's IV, as OpenSSL's own GCM does.  Only for a key that has
+ * not served a message since its IV was set: the IV of a finished message
+ * is never made up again, and decryption needs the sender's IV.
+ */
+static int gcm_need_iv(struct pl_aes *c)
+{
+	if (c->iv_set)
+		return 1;
+	if (!c->key_set) {
+		PL_ERR(c->pc, PL_R_NO_KEY_SET);
+		return 0;
+	}
+	if (!c->enc || c->iv_spent || c->ivlen < 12) {
+		PL_ERR(c->pc, PL_R_NO_IV_SET);
+		return 0;
+	}
+	if (getrandom(c->oiv, c->ivlen, 0) != (ssize_t)c->ivlen) {
+		PL_ERR(c->pc, PL_R_RANDOM);
+		return 0;
+	}
+	c->iv_set = 1;
+	gcm_start(c);
+	return 1;
+}
+
 static int gcm_update(struct pl_aes *c, unsigned char *out, size_t *outl,
 		      size_t outsize, const unsigned char *in, size_t inl)
 {
 	*outl = 0;
-	if (!c->iv_set) {
-		PL_ERR(c->pc, PL_R_NO_IV_SET);
+	if (!gcm_need_iv(c))
 		return 0;
-	}
 	if (!out) {			/* additional authenticated data */
 		if (c->data_started) {
 			PL_ERR(c->pc, PL_R_UNSUPPORTED);
+			return 0;
+		}
+		if (inl > PL_GCM_MAX_AAD - c->aadlen) {
+			PL_ERR(c->pc, PL_R_MESSAGE_TOO_LONG);
 			return 0;
 		}
 		ghash_update(c, in, inl);
@@ -954,6 +998,10 @@ static int gcm_update(struct pl_aes *c, unsigned char *out, size_t *outl,
 	}
 	if (outsize < inl) {
 		PL_ERR(c->pc, PL_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (inl > PL_GCM_MAX_DATA - c->ctlen) {
+		PL_ERR(c->pc, PL_R_MESSAGE_TOO_LONG);
 		return 0;
 	}
 	if (!c->data_started) {
@@ -998,12 +1046,11 @@ static int gcm_final(struct pl_aes *c, size_t *outl)
 	unsigned int diff;
 
 	*outl = 0;
-	if (!c->iv_set || !c->key_set) {
-		PL_ERR(c->pc, c->key_set ? PL_R_NO_IV_SET : PL_R_NO_KEY_SET);
+	if (!gcm_need_iv(c))
 		return 0;
-	}
 	gcm_tag(c, tag);
 	c->iv_set = 0;			/* an IV serves one message */
+	c->iv_spent = 1;
 	if (c->enc) {
 		memcpy(c->tag, tag, 16);
 		c->tag_ready = 1;
@@ -1565,8 +1612,12 @@ static int aes_set_ctx_params(void *vc, const OSSL_PARAM params[])
 				PL_ERR(c->pc, PL_R_INVALID_IV_LENGTH);
 				return 0;
 			}
-			if (v != c->ivlen)
+			if (v != c->ivlen) {
+				/* an IV of the old length is no longer one */
+				if (c->iv_set)
+					c->iv_spent = 1;
 				c->iv_set = 0;
+			}
 			c->ivlen = v;
 		} else if (c->mode == PL_GCM &&
 			   !strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {

@@ -41,6 +41,7 @@ static const OSSL_ITEM pl_reason_strings[] = {
 	{ PL_R_INVALID_AAD, "invalid TLS AAD" },
 	{ PL_R_TLS_RECORD, "invalid TLS record" },
 	{ PL_R_RANDOM, "getrandom failed" },
+	{ PL_R_MESSAGE_TOO_LONG, "message too long for one GCM IV" },
 	{ 0, NULL }
 };
 

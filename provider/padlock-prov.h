@@ -52,6 +52,7 @@ enum {
 	PL_R_INVALID_AAD,
 	PL_R_TLS_RECORD,
 	PL_R_RANDOM,
+	PL_R_MESSAGE_TOO_LONG,
 };
 
 void pl_error(const struct pl_provctx *pc, int reason, const char *func);

@@ -14,12 +14,19 @@
 # TOP/selftests/padlock/lib/provider_test.c, into OUT; the compilers'
 # output in OUT/build.log and OUT/test-build.log, the symbols padlock.so
 # takes from other libraries in OUT/undefined.txt.  Both builds at once.
+# Also OUT/limit/padlock.so, the same provider with a GCM message limit of
+# $GUEST_GCM_LIMIT bytes (provider_test gcmlimit: the limit is reached in
+# a test; the real one is 64 GiB).
+GUEST_GCM_LIMIT=8192
 guest_build_provider() {
 	local src=$1 top=$2 out=$3 tpid rc=0
 	guest_build_provider_test "$top" "$out" &
 	tpid=$!
 	make -s -j2 -C "$src" OUT="$out" > "$out/build.log" 2>&1 && [ -e "$out/padlock.so" ] &&
 		nm -D --undefined-only "$out/padlock.so" > "$out/undefined.txt" || rc=1
+	mkdir -p "$out/limit"
+	make -s -j2 -C "$src" OUT="$out/limit" CPPFLAGS=-DPL_GCM_MAX_DATA=$GUEST_GCM_LIMIT \
+		> "$out/limit/build.log" 2>&1 || rc=1
 	wait $tpid || rc=1
 	return $rc
 }
@@ -70,6 +77,23 @@ guest_prebuilt_provider() {
 	for f in padlock.so provider_test build.log test-build.log undefined.txt; do
 		cp "$dir/$f" "$3/" || return 1
 	done
+	mkdir -p "$3/limit" && cp "$dir/limit/padlock.so" "$3/limit/" || return 1
+}
+
+# guest_provider TOP OUT: for a test in the guest, the provider into OUT:
+# the host's build for this root when current, else built here from
+# $PADLOCK_PROVIDER_SRC (a variant under test) or TOP/provider; a
+# provider that does not build is the test's failure, and its end
+guest_provider() {
+	if [ -n "${PADLOCK_PROVIDER_SRC:-}" ] ||
+	   ! guest_prebuilt_provider "$1" "$(guest_root)" "$2"; then
+		guest_build_provider "${PADLOCK_PROVIDER_SRC:-$1/provider}" "$1" "$2"
+	fi
+	if [ ! -e "$2/padlock.so" ]; then
+		ktap_diag "$(head -n 20 "$2/build.log" 2>/dev/null)"
+		ktap_fail "the provider builds"
+		ktap_finish
+	fi
 }
 
 # guest_root: the name of this guest's root in build/guest/ (in a VM of

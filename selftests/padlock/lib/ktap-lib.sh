@@ -345,6 +345,18 @@ sim_counter_sum() {
 	sim_counters "$@" | awk '{ t += $2 } END { if (NR) print t + 0 }'
 }
 
+# engine_insns PREFIX: the PadLock instructions counted under the names
+# (xcrypt_ecb ... xsha512) that start with PREFIX, summed (0 without counters)
+engine_insns() {
+	local c n=()
+
+	for c in xcrypt_ecb xcrypt_cbc xcrypt_ctr xcrypt_cfb xcrypt_ofb xsha1 xsha256 xsha384 xsha512; do
+		[[ $c == "$1"* ]] && n+=("$c")
+	done
+	c=$(sim_counter_sum "${n[@]}")
+	echo "${c:-0}"
+}
+
 # sim_counter_list NAME...: "NAME=VALUE ..." of those counters, for a diagnostic
 sim_counter_list() {
 	sim_counters "$@" | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 } END { print "" }'

@@ -20,6 +20,11 @@
  *                                     buffer per cipher mode
  *   provider_test edge                buffers that end at an unreadable page
  *   provider_test offers              print what padlock offers
+ *   provider_test contract            OpenSSL's API contract beyond one
+ *                                     message (IV read-back, re-inits, GCM
+ *                                     tag order, GCM IV made up)
+ *   provider_test gcmlimit BYTES      GCM's per-message limit, on a build
+ *                                     with PL_GCM_MAX_DATA=BYTES
  *   provider_test version             the libcrypto it runs with
  */
 #include <ctype.h>
@@ -1759,6 +1764,167 @@ static void contract_result(const char *desc, int ok, int ran)
 		printf("PASS %s\n", desc);
 }
 
+/*
+ * One GCM message encrypted with no IV given (key only): 20 bytes of AAD,
+ * 40 of data, its tag and the IV read back, then a re-init with nothing,
+ * after which the next message must be refused (its IV was used).
+ * Returns 1 when the message went through, 0 when a step failed; *again
+ * is 1 when the second message was accepted.
+ */
+static int gcm_noiv(EVP_CIPHER *c, const unsigned char *key, const unsigned char *pt,
+		    unsigned char *out, unsigned char *tag, unsigned char *iv, int *again)
+{
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	unsigned char aad[20], more[16];
+	OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+	int ok, l;
+
+	memset(aad, 0x5a, sizeof(aad));
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
+	ok = x && EVP_EncryptInit_ex2(x, c, key, NULL, NULL) &&
+	     EVP_EncryptUpdate(x, NULL, &l, aad, sizeof(aad)) &&
+	     EVP_EncryptUpdate(x, out, &l, pt, 40) && l == 40 &&
+	     EVP_EncryptFinal_ex(x, more, &l) && EVP_CIPHER_CTX_get_params(x, p) &&
+	     EVP_CIPHER_CTX_get_updated_iv(x, iv, 12);
+	*again = ok && EVP_EncryptInit_ex2(x, NULL, NULL, NULL, NULL) &&
+		 EVP_EncryptUpdate(x, more, &l, pt, 16);
+	ERR_clear_error();
+	EVP_CIPHER_CTX_free(x);
+	return ok;
+}
+
+/* GCM encryption with no IV: the provider makes one up, as OpenSSL's does */
+static void contract_gcm_noiv(const unsigned char *key, const unsigned char *pt)
+{
+	const char *desc = "contract: GCM encryption without an IV makes a random one up, read back, that decrypts without us; never twice";
+	static const unsigned char zero[12];
+	unsigned char a[40], b[40], ta[16], tb[16], iva[12], ivb[12], back[40];
+	int ok = 1, ran = 0, i, again_p, again_d, l, l2;
+
+	for (i = 0; ok && i < 2; i++) {
+		const char *name = i ? "AES-256-GCM" : "AES-128-GCM";
+		EVP_CIPHER *pc = fetch_cipher(name, PL), *dc = fetch_cipher(name, DEF);
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		unsigned char aad[20];
+		OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+
+		if (!pc) {
+			EVP_CIPHER_free(dc);
+			EVP_CIPHER_CTX_free(x);
+			continue;
+		}
+		ran++;
+		memset(aad, 0x5a, sizeof(aad));
+		if (!dc || !x || !gcm_noiv(dc, key, pt, b, tb, ivb, &again_d)) {
+			fail(desc, "%s: the default provider's message failed", name);
+			ok = 0;
+		} else if (!gcm_noiv(pc, key, pt, a, ta, iva, &again_p)) {
+			fail(desc, "%s: refused a message without IV (the default provider makes one up)",
+			     name);
+			ok = 0;
+		} else if (!memcmp(iva, zero, 12) || !memcmp(iva, ivb, 12)) {
+			fail(desc, "%s: the IV read back is %s", name,
+			     memcmp(iva, zero, 12) ? "the default provider's (not random)" : "zero");
+			ok = 0;
+		} else if (again_p != again_d) {
+			fail(desc, "%s: a second message on the made-up IV was %s, by the default provider %s",
+			     name, again_p ? "accepted" : "refused", again_d ? "accepted" : "refused");
+			ok = 0;
+		} else {
+			/* OpenSSL without padlock decrypts it with the IV read back */
+			p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, ta, 16);
+			if (!EVP_DecryptInit_ex2(x, dc, key, iva, NULL) ||
+			    !EVP_DecryptUpdate(x, NULL, &l, aad, sizeof(aad)) ||
+			    !EVP_DecryptUpdate(x, back, &l, a, 40) || l != 40 ||
+			    !EVP_CIPHER_CTX_set_params(x, p) ||
+			    !EVP_DecryptFinal_ex(x, back + 40, &l2) || memcmp(back, pt, 40)) {
+				fail(desc, "%s: the default provider does not decrypt it with the IV read back",
+				     name);
+				ok = 0;
+			} else if (gcm_noiv(pc, key, pt, b, tb, ivb, &again_p) &&
+				   !memcmp(iva, ivb, 12)) {
+				fail(desc, "%s: two messages got the same IV", name);
+				ok = 0;
+			}
+		}
+		ERR_clear_error();
+		EVP_CIPHER_CTX_free(x);
+		EVP_CIPHER_free(pc);
+		EVP_CIPHER_free(dc);
+	}
+	contract_result(desc, ok, ran);
+}
+
+/*
+ * GCM's per-message data limit, on a provider built with a small one
+ * (PL_GCM_MAX_DATA=@limit): @limit bytes in pieces are taken and match the
+ * default provider; one byte more is refused, and the context then takes
+ * a new message on a new IV.  The limit itself, 2^36 - 32 bytes, is the
+ * same comparison with another constant.
+ */
+static void gcm_limit(size_t limit)
+{
+	const char *desc = "GCM refuses data past the per-message limit (a build with a small one)";
+	EVP_CIPHER *pc = fetch_cipher("AES-128-GCM", PL), *dc = fetch_cipher("AES-128-GCM", DEF);
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new(), *y = EVP_CIPHER_CTX_new();
+	unsigned char key[16], iv[12], *pt = malloc(limit + 16), *a = malloc(limit + 16);
+	unsigned char *b = malloc(limit + 16);
+	size_t done = 0, n;
+	int l, ok;
+
+	if (!pc) {
+		printf("SKIP %s | padlock does not offer AES-128-GCM here\n", desc);
+		goto out;
+	}
+	if (!dc || !x || !y || !pt || !a || !b) {
+		fail(desc, "set-up failed");
+		goto out;
+	}
+	rnd_bytes(key, sizeof(key));
+	rnd_bytes(iv, sizeof(iv));
+	rnd_bytes(pt, limit + 16);
+	ok = EVP_EncryptInit_ex2(x, pc, key, iv, NULL) && EVP_EncryptInit_ex2(y, dc, key, iv, NULL);
+	while (ok && done < limit) {
+		n = 1 + rndn(limit / 3);
+		if (n > limit - done)
+			n = limit - done;
+		ok = EVP_EncryptUpdate(x, a + done, &l, pt + done, (int)n) && (size_t)l == n &&
+		     EVP_EncryptUpdate(y, b + done, &l, pt + done, (int)n);
+		done += n;
+	}
+	if (!ok || memcmp(a, b, limit)) {
+		fail(desc, "%zu bytes up to the limit: %s", limit,
+		     ok ? "differ from the default provider" : "refused");
+		goto out;
+	}
+	if (EVP_EncryptUpdate(x, a + limit, &l, pt + limit, 1)) {
+		fail(desc, "one byte past %zu bytes was taken", limit);
+		goto out;
+	}
+	ERR_clear_error();
+	iv[0] ^= 1;
+	if (!EVP_EncryptInit_ex2(x, NULL, NULL, iv, NULL) ||
+	    !EVP_EncryptUpdate(x, a, &l, pt, 16) || l != 16) {
+		fail(desc, "no new message on a new IV after the refusal");
+		goto out;
+	}
+	if (!EVP_EncryptInit_ex2(x, NULL, NULL, iv, NULL) ||
+	    EVP_EncryptUpdate(x, a, &l, pt, (int)limit + 1)) {
+		fail(desc, "%zu bytes in one piece were taken", limit + 1);
+		goto out;
+	}
+	printf("PASS %s: %zu bytes taken, one more refused\n", desc, limit);
+out:
+	ERR_clear_error();
+	free(pt);
+	free(a);
+	free(b);
+	EVP_CIPHER_CTX_free(x);
+	EVP_CIPHER_CTX_free(y);
+	EVP_CIPHER_free(pc);
+	EVP_CIPHER_free(dc);
+}
+
 static void contract(void)
 {
 	static const char *const ivnames[] = {
@@ -1867,6 +2033,8 @@ static void contract(void)
 		EVP_CIPHER_free(dc);
 	}
 	contract_result(desc, ok, ran);
+
+	contract_gcm_noiv(key, pt);
 }
 
 static void offers(void)
@@ -1894,7 +2062,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | rekey | big MIB | edge | offers | contract\n",
+		fprintf(stderr, "usage: %s kat FILE... | diff ALG COUNT SEED | tls COUNT SEED | errors | rekey | big MIB | edge | offers | contract | gcmlimit BYTES\n",
 			argv[0]);
 		return 2;
 	}
@@ -1943,6 +2111,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "contract")) {
 		rng_state = 9090;
 		contract();
+	} else if (!strcmp(argv[1], "gcmlimit") && argc == 3) {
+		rng_state = 3636;
+		gcm_limit((size_t)atol(argv[2]));
 	} else {
 		fprintf(stderr, "%s: unknown command %s\n", argv[0], argv[1]);
 		return 2;
