@@ -1757,14 +1757,27 @@ static const OSSL_ALGORITHM pl_all_ciphers[] = {
 	{ NULL, NULL, NULL, NULL }
 };
 
-static const OSSL_ALGORITHM *pl_cipher_table;
+static OSSL_ALGORITHM pl_cipher_table[sizeof(pl_all_ciphers) / sizeof(pl_all_ciphers[0])];
 
+/* Every cipher the provider has, for the self-test (padlock-selftest.c). */
+const OSSL_ALGORITHM *pl_cipher_algs(void)
+{
+	return pl_all_ciphers;
+}
+
+/* What is offered: AES where ACE passed its self-test, GCM where it pays. */
 void pl_ciphers_setup(void)
 {
-	pl_cipher_table = pl_cpu.ace ? pl_all_ciphers : NULL;
+	const OSSL_ALGORITHM *a;
+	size_t n = 0;
+
+	memset(pl_cipher_table, 0, sizeof(pl_cipher_table));
+	for (a = pl_all_ciphers; pl_cpu.ace && a->algorithm_names; a++)
+		if (pl_cpu.gcm || !strstr(a->algorithm_names, "-GCM"))
+			pl_cipher_table[n++] = *a;
 }
 
 const OSSL_ALGORITHM *pl_ciphers(void)
 {
-	return pl_cipher_table;
+	return pl_cipher_table[0].algorithm_names ? pl_cipher_table : NULL;
 }

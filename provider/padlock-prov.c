@@ -9,6 +9,7 @@
  * There is no RNG here: the kernel's padlock-rng feeds the kernel's pool,
  * which OpenSSL reads through getrandom().
  */
+#define _GNU_SOURCE		/* secure_getenv() */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -229,10 +230,31 @@ void pl_free_aligned(void *p, size_t n)
 
 #define PL_EDX_PAIR(edx, bit)	(((edx) >> (bit) & 3) == 3)
 
+/*
+ * Whether OpenSSL's own GCM runs on AES-NI and PCLMULQDQ here (CPUID leaf
+ * 1 ECX bits 25 and 1, as OpenSSL reads them after its OPENSSL_ia32cap
+ * setting: "~MASK" clears bits of the first 64, a plain value replaces
+ * them, ECX being the upper 32).  Then OpenSSL's GCM is many times faster
+ * than ACE's counter mode with a GHASH in software (docs/performance.md
+ * 5.2: about 16x at 8 KiB on a KX-6000), and the provider leaves GCM to it.
+ */
+static int pl_openssl_fast_gcm(unsigned int ecx1)
+{
+	unsigned long long cap = (unsigned long long)ecx1 << 32, v;
+	const char *env = secure_getenv("OPENSSL_ia32cap");
+	const unsigned long long need = 1ULL << (32 + 25) | 1ULL << (32 + 1);
+
+	if (env && *env && *env != ':') {
+		v = strtoull(env + (*env == '~'), NULL, 0);
+		cap = *env == '~' ? cap & ~v : v;
+	}
+	return (cap & need) == need;
+}
+
 static void pl_cpu_detect(void)
 {
 	struct pl_cpu *c = &pl_cpu;
-	unsigned int r[4], max, edx = 0, base_family, lm = 0;
+	unsigned int r[4], max, edx = 0, base_family, lm = 0, ecx1 = 0;
 	int centaur, shanghai, zhaoxin, nano_or_later, via_c3_c7;
 	char *s = c->status;
 	size_t room = sizeof(c->status);
@@ -253,6 +275,7 @@ static void pl_cpu_detect(void)
 		if (c->family >= 6)
 			c->model |= (r[0] >> 16 & 0xf) << 4;
 		c->stepping = r[0] & 0xf;
+		ecx1 = r[2];
 	}
 	plu_cpuid(0x80000000, r);
 	if (r[0] >= 0x80000001) {
@@ -290,6 +313,7 @@ static void pl_cpu_detect(void)
 	c->phe_blocks = PL_EDX_PAIR(edx, 10) && nano_or_later;
 	c->phe_final_only = PL_EDX_PAIR(edx, 10) && via_c3_c7;
 	c->phe2 = c->phe_blocks && PL_EDX_PAIR(edx, 25) && zhaoxin;
+	c->gcm = c->ace && !pl_openssl_fast_gcm(ecx1);
 	/* VIA Nano stepping 2: the prefetch erratum (docs/hardware.md 2.2) */
 	if (centaur && c->family == 6 && c->model == 0x0f && c->stepping == 2) {
 		c->ecb_fetch = 8;
@@ -299,14 +323,15 @@ static void pl_cpu_detect(void)
 		c->cbc_fetch = 1;
 	}
 
-	snprintf(s, room, "padlock %s: %s family %u model %#x stepping %u, CPUID 0xC0000001 EDX %#x:%s%s%s%s%s%s",
+	snprintf(s, room, "padlock %s: %s family %u model %#x stepping %u, CPUID 0xC0000001 EDX %#x:%s%s%s%s%s%s%s",
 		 PL_VERSION, c->vendor, c->family, c->model, c->stepping, edx,
-		 c->ace ? " AES-ECB/CBC/CFB/OFB/GCM" : "",
+		 c->ace ? (c->gcm ? " AES-ECB/CBC/CFB/OFB/GCM" : " AES-ECB/CBC/CFB/OFB") : "",
 		 c->ace ? (c->ctr_hw ? " AES-CTR(xcrypt-ctr)" : " AES-CTR(on xcrypt-ecb)") : "",
 		 c->phe_blocks ? " SHA-1/224/256" : "",
 		 c->phe2 ? " SHA-384/512" : "",
 		 c->phe_final_only ? " (PHE is final-mode only here: SHA left to the default provider)" : "",
-		 !c->ace && !c->phe_blocks ? " no usable PadLock unit (absent or disabled); no algorithms offered, OpenSSL's default provider serves" : "");
+		 !c->ace && !c->phe_blocks ? " no usable PadLock unit (absent or disabled); no algorithms offered, OpenSSL's default provider serves" : "",
+		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own runs on AES-NI and PCLMULQDQ here, faster)" : "");
 }
 
 /* ---- the provider ---- */
@@ -385,6 +410,7 @@ static pthread_once_t pl_setup_once = PTHREAD_ONCE_INIT;
 static void pl_setup(void)
 {
 	pl_cpu_detect();
+	pl_selftest();
 	pl_ciphers_setup();
 	pl_digests_setup();
 }

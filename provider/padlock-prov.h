@@ -25,6 +25,7 @@ struct pl_cpu {
 	int phe_blocks;		/* SHA-1/256 in block mode */
 	int phe_final_only;	/* C7: final mode only (not used, see sha) */
 	int phe2;		/* SHA-384/512 (Zhaoxin) */
+	int gcm;		/* offer GCM: OpenSSL's own is not faster */
 	unsigned int ecb_fetch, cbc_fetch;	/* blocks per fetch group */
 	char status[512];
 };
@@ -78,5 +79,8 @@ const OSSL_ALGORITHM *pl_ciphers(void);
 const OSSL_ALGORITHM *pl_digests(void);
 void pl_ciphers_setup(void);
 void pl_digests_setup(void);
+const OSSL_ALGORITHM *pl_cipher_algs(void);
+const OSSL_ALGORITHM *pl_digest_algs(void);
+void pl_selftest(void);
 
 #endif /* PADLOCK_PROV_H */

@@ -261,30 +261,27 @@ PL_SHA(sha512);
 /* OpenSSL's names and OIDs */
 static OSSL_ALGORITHM pl_digest_table[6];
 
-static const OSSL_ALGORITHM pl_sha_phe[] = {
+/* PHE's three, then PHE2's two */
+static const OSSL_ALGORITHM pl_sha_all[] = {
 	{ "SHA1:SHA-1:SSL3-SHA1:1.3.14.3.2.26", PL_PROPS, sha1_fns, NULL },
 	{ "SHA2-224:SHA-224:SHA224:2.16.840.1.101.3.4.2.4", PL_PROPS, sha224_fns, NULL },
 	{ "SHA2-256:SHA-256:SHA256:2.16.840.1.101.3.4.2.1", PL_PROPS, sha256_fns, NULL },
-};
-
-static const OSSL_ALGORITHM pl_sha_phe2[] = {
 	{ "SHA2-384:SHA-384:SHA384:2.16.840.1.101.3.4.2.2", PL_PROPS, sha384_fns, NULL },
 	{ "SHA2-512:SHA-512:SHA512:2.16.840.1.101.3.4.2.3", PL_PROPS, sha512_fns, NULL },
+	{ NULL, NULL, NULL, NULL }
 };
+
+/* Every digest the provider has, for the self-test (padlock-selftest.c). */
+const OSSL_ALGORITHM *pl_digest_algs(void)
+{
+	return pl_sha_all;
+}
 
 void pl_digests_setup(void)
 {
-	size_t n = 0;
-
 	memset(pl_digest_table, 0, sizeof(pl_digest_table));
-	if (pl_cpu.phe_blocks) {
-		memcpy(pl_digest_table, pl_sha_phe, sizeof(pl_sha_phe));
-		n = 3;
-		if (pl_cpu.phe2) {
-			memcpy(pl_digest_table + n, pl_sha_phe2, sizeof(pl_sha_phe2));
-			n += 2;
-		}
-	}
+	if (pl_cpu.phe_blocks)
+		memcpy(pl_digest_table, pl_sha_all, (pl_cpu.phe2 ? 5 : 3) * sizeof(pl_sha_all[0]));
 }
 
 const OSSL_ALGORITHM *pl_digests(void)

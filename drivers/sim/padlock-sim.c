@@ -118,6 +118,7 @@ MODULE_PARM_DESC(clobber,
  * bit of the first block they store.  Never set outside such a test.
  */
 atomic_t sim_corrupt_xcrypt = ATOMIC_INIT(0);
+atomic_t sim_corrupt_xsha = ATOMIC_INIT(0);
 
 unsigned int sim_rng_nodata_rate;
 module_param_named(rng_nodata_rate, sim_rng_nodata_rate, uint, 0644);
@@ -834,6 +835,8 @@ static void sim_debugfs_init(void)
 	debugfs_create_bool("rng_disabled", 0644, sim_dir, &sim_rng_disabled);
 	debugfs_create_atomic_t("fault_corrupt_xcrypt", 0600, sim_dir,
 				&sim_corrupt_xcrypt);
+	debugfs_create_atomic_t("fault_corrupt_xsha", 0600, sim_dir,
+				&sim_corrupt_xsha);
 }
 
 /* ---- module -------------------------------------------------------------- */

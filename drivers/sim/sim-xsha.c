@@ -172,6 +172,11 @@ static bool xsha_store(struct pt_regs *regs, struct xsha_ctx *x,
 	unsigned int i;
 
 	memcpy(buf, &x->h, x->state_bytes);
+	if (atomic_read(&sim_corrupt_xsha) > 0 &&
+	    atomic_dec_if_positive(&sim_corrupt_xsha) >= 0) {
+		buf[0] ^= 0x01;		/* deliberate fault (selftests) */
+		sim_count(SC_CORRUPTED, 1);
+	}
 	for (i = x->state_bytes; i < area; i += 8) {
 		u64 g = garbage ? sim_rand64() : 0;
 

@@ -88,6 +88,7 @@ static inline void sim_count(enum sim_counter c, u64 n)
 
 extern unsigned int sim_interrupt_rate;	/* per mille of rep instructions */
 extern atomic_t sim_corrupt_xcrypt;	/* test-only deliberate fault */
+extern atomic_t sim_corrupt_xsha;	/* the same for xsha's state */
 extern unsigned int sim_clobber;	/* SIM_CLOBBER_* bits */
 #define SIM_CLOBBER_ECB_RAX	BIT(0)	/* rAX after xcrypt-ecb */
 #define SIM_CLOBBER_SHA_REGS	BIT(1)	/* rAX, rCX, rSI after xsha */

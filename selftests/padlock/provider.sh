@@ -240,6 +240,65 @@ else
 	ktap_finish
 fi
 
+# --- GCM only where it pays ---
+# Where the CPU has AES-NI and PCLMULQDQ, OpenSSL's own GCM runs on them
+# and is faster: the provider leaves GCM to it, unless OPENSSL_ia32cap
+# hides them from OpenSSL too.  The tests below want padlock's GCM on every
+# profile, so they hide them (OpenSSL's default provider, the reference,
+# then runs its GCM without them).
+mask_fast='~0x200000200000000'	# CPUID.1:ECX AES-NI (25) and PCLMULQDQ (1)
+gcm_on() { "$tmp/provider_test" offers 2>&1 | grep -q '^AES-256-GCM yes$'; }
+if grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+	if ! gcm_on && grep -q 'AES-GCM left to the default provider' <<< "$status" &&
+	   OPENSSL_ia32cap=$mask_fast gcm_on; then
+		ktap_pass "AES-NI and PCLMULQDQ here: GCM left to OpenSSL's own, offered when OPENSSL_ia32cap hides them"
+	else
+		ktap_diag "$status"
+		ktap_fail "AES-NI and PCLMULQDQ here: GCM left to OpenSSL's own, offered when OPENSSL_ia32cap hides them"
+	fi
+	export OPENSSL_ia32cap=$mask_fast
+elif gcm_on; then
+	ktap_pass "no AES-NI with PCLMULQDQ here: padlock offers GCM"
+else
+	ktap_fail "no AES-NI with PCLMULQDQ here: padlock offers GCM"
+fi
+
+# --- the known-answer self-test at load ---
+# padlock-sim can make the engine answer wrongly (fault_corrupt_xcrypt,
+# fault_corrupt_xsha: the next N instructions); a provider loaded then
+# (each process loads it, and tests it, once) must not offer what answered
+# wrongly, and must say so.
+if [ $model = sim ] && [ -e "$sim/fault_corrupt_xsha" ]; then
+	echo 1 > "$sim/fault_corrupt_xcrypt"
+	st=$(openssl list -providers -verbose -provider padlock 2>&1)
+	echo 1 > "$sim/fault_corrupt_xcrypt"
+	off=$("$tmp/provider_test" offers 2>&1)
+	echo 0 > "$sim/fault_corrupt_xcrypt"
+	if grep -q 'self-test: AES-128-ECB gave a wrong answer, no AES offered' <<< "$st" &&
+	   ! grep -q '^AES-.* yes$' <<< "$off"; then
+		ktap_pass "self-test at load: one wrong xcrypt answer, no AES offered, and the build info says why"
+	else
+		ktap_diag "$(sed -n 's/^ *build info: //p' <<< "$st")" "$off"
+		ktap_fail "self-test at load: one wrong xcrypt answer, no AES offered, and the build info says why"
+	fi
+	if grep -qw phe /proc/cpuinfo && grep -q '^SHA256 yes$' <<< "$("$tmp/provider_test" offers 2>&1)"; then
+		echo 1 > "$sim/fault_corrupt_xsha"
+		st=$(openssl list -providers -verbose -provider padlock 2>&1)
+		echo 1 > "$sim/fault_corrupt_xsha"
+		off=$("$tmp/provider_test" offers 2>&1)
+		echo 0 > "$sim/fault_corrupt_xsha"
+		if grep -q 'self-test: SHA1 gave a wrong answer, no SHA offered' <<< "$st" &&
+		   ! grep -q '^SHA.* yes$' <<< "$off" && grep -q '^AES-128-ECB yes$' <<< "$off"; then
+			ktap_pass "self-test at load: one wrong xsha answer, no SHA offered (AES still), and the build info says why"
+		else
+			ktap_diag "$(sed -n 's/^ *build info: //p' <<< "$st")" "$off"
+			ktap_fail "self-test at load: one wrong xsha answer, no SHA offered (AES still), and the build info says why"
+		fi
+	fi
+else
+	ktap_skip "self-test at load with a wrong answer" "only padlock-sim injects wrong answers (fault_corrupt_xcrypt, fault_corrupt_xsha)"
+fi
+
 # run one provider_test command; a crash (a signal: SIGILL is the
 # simulator's verdict on a violation, SIGSEGV the QEMU model's or an
 # over-read) is a failure
