@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# OpenSSL's own test suite judges the provider: OpenSSL's evp_test
+# (provider/tests/openssl-tests: built from Debian's openssl source for
+# each OpenSSL build root, against that root's libcrypto) over the recipes
+# of test/recipes/30-test_evp_data/, with the configuration a user enables:
+# OpenSSL's test configuration (default and legacy providers) plus the
+# package's /etc/ssl/padlock.cnf, included as the package tells users to,
+# so that padlock is preferred (default_properties = ?provider=padlock)
+# for every cipher, digest, MAC, KDF, DRBG and signature that fetches an
+# algorithm padlock offers.
+#
+# A recipe file that passes is a pass.  One that fails is run again
+# without padlock, on the same CPU: a test (a recipe line) that fails with
+# padlock and not without it is a failure; a file whose failing tests all
+# fail without padlock too is a skip that names them.  The engine's
+# counters show that the provider ran (xcrypt and, where the CPU has the
+# hash unit, xsha instructions) in each root.
+#
+# On the project's QEMU, whose CPU shows PadLock in CPUID to every
+# program.  Roots: the 64-bit guests run evp_test in the build roots
+# (bookworm's OpenSSL 3.0, trixie's 3.5, sid's 3.6, openssl4's 4.0), the
+# 32-bit guest in its own root (bookworm-i386, 3.0).  make check: bookworm
+# on nano, trixie and openssl4 on zhaoxin, the recipe files of AES, SHA
+# and what is built on them (MACs, KDFs, PBKDF2, DRBGs) that OpenSSL runs
+# under its FIPS configuration as well; check-long: every recipe file in
+# every root on every profile.  PADLOCK_EVP_ROOTS, PADLOCK_EVP_FILES (a
+# regular expression): others.
+#
+# PADLOCK_PROVIDER_SRC: another provider source tree (a deliberately
+# broken variant, to show that this test fails).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
+# shellcheck source=lib/guest-build.sh
+. "$here/lib/guest-build.sh"
+
+ktap_header
+[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
+	ktap_skip_all "needs the project's QEMU, whose CPU shows PadLock to every program"
+grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
+top=$PADLOCK_TOP
+cache=${PADLOCK_CACHE:-/var/cache/padlock}
+[ -n "$(sim_counter xcrypt_ecb)" ] ||
+	ktap_skip_all "no PadLock counters on the QEMU model (tools/testing/qemu/padlock-msr)"
+
+long=
+[ "$PADLOCK_SCALE" = long ] && long=1
+if [ "$(guest_root)" != host ]; then
+	roots=$(guest_root)
+elif [ -n "$long" ]; then
+	roots="bookworm trixie sid openssl4"
+else
+	case ${PADLOCK_PROFILE:-} in
+	zhaoxin) roots="trixie openssl4" ;;
+	*) roots=bookworm ;;
+	esac
+fi
+roots=${PADLOCK_EVP_ROOTS:-$roots}
+files=${PADLOCK_EVP_FILES:-}
+if [ -z "$files" ]; then
+	if [ -n "$long" ]; then
+		files='.'
+	else
+		files='^evp(ciph_aes_(common|stitched|cts|wrap)|md_sha|mac_common|kdf_(hkdf|ss|ssh|tls12_prf|tls13_kdf|x963|pbkdf2)|pbe_pbkdf2|pkey_kdf_hkdf|rand)\.txt$'
+	fi
+fi
+
+tmp=$(mktemp -d)
+mounts=()
+cleanup() {
+	local m
+	for m in "${mounts[@]}"; do
+		umount "$m" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+guest_provider "$top" "$tmp"
+cp "$top/provider/padlock.cnf" "$tmp/"
+
+# failed_tests OUTPUT: the recipe lines of the tests that failed ("FILE:LINE")
+failed_tests() {
+	sed -n 's/^[ #]*\([^ ]*:[0-9]*\): Source of above error.*/\1/p' "$1" | sed 's|.*/||' | sort -u
+}
+
+total=0
+for root in $roots; do
+	evp=$top/build/openssl-tests/$root
+	if [ ! -x "$evp/evp_test" ]; then
+		ktap_skip "$root: OpenSSL's evp_test" "not built: run provider/tests/openssl-tests on the host"
+		continue
+	fi
+	# where the root sees $tmp: its /mnt, or $tmp in the guest's own root
+	run=() d=$tmp
+	if [ "$root" != "$(guest_root)" ]; then
+		r=$cache/chroots/$root
+		if [ ! -x "$r/usr/bin/openssl" ] || ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
+			ktap_skip "$root: OpenSSL's evp_test" "the build root $r is not there"
+			continue
+		fi
+		mounts+=("$r/mnt")
+		run=(chroot "$r")
+		d=/mnt
+	fi
+	rm -rf "$tmp/evp"
+	cp -r "$evp" "$tmp/evp"
+	ver=$(head -n 1 "$evp/version")
+	ktap_diag "$root: OpenSSL $ver, $(sed -n 2p "$evp/version")"
+	# OpenSSL's test configuration alone, and with the package's snippet
+	# included as /etc/ssl/openssl.cnf would include it
+	cp "$tmp/evp/default-and-legacy.cnf" "$tmp/alone.cnf"
+	{
+		cat "$tmp/evp/default-and-legacy.cnf"
+		echo ".include $d/padlock.cnf"
+		printf '[padlock_sect]\nmodule = %s/padlock.so\n' "$d"
+	} > "$tmp/with.cnf"
+	info=$("${run[@]}" env OPENSSL_CONF="$d/with.cnf" openssl list -providers -verbose 2>&1)
+	if ! grep -q '^  padlock' <<< "$info"; then
+		ktap_diag "$info"
+		ktap_fail "$root: the provider loads from the configuration"
+		continue
+	fi
+	x0=$(engine_insns xcrypt) s0=$(engine_insns xsha) t0=$(date +%s)
+	n=0
+	for f in "$tmp"/evp/evp-data/*.txt; do
+		f=${f##*/}
+		grep -Eq "$files" <<< "$f" || continue
+		n=$((n + 1))
+		if "${run[@]}" "$d/evp/evp_test" -config "$d/with.cnf" "$d/evp/evp-data/$f" \
+			> "$tmp/out" 2>&1; then
+			ktap_pass "$root: evp_test $f, padlock preferred$(sed -n 's/.*\(Completed [0-9]* tests\).*/: \1/p' "$tmp/out" | tail -n 1)"
+			continue
+		fi
+		failed_tests "$tmp/out" > "$tmp/with.failed"
+		"${run[@]}" "$d/evp/evp_test" -config "$d/alone.cnf" "$d/evp/evp-data/$f" \
+			> "$tmp/alone.out" 2>&1
+		failed_tests "$tmp/alone.out" > "$tmp/alone.failed"
+		new=$(comm -23 "$tmp/with.failed" "$tmp/alone.failed")
+		if [ -z "$new" ] && [ -s "$tmp/with.failed" ]; then
+			ktap_skip "$root: evp_test $f, padlock preferred" \
+				"these fail without padlock too: $(tr '\n' ' ' < "$tmp/with.failed")"
+			continue
+		fi
+		ktap_diag "$(grep -c . <<< "$new") tests fail with padlock only:" \
+			"$(head -n 12 <<< "$new" | tr '\n' ' ')"
+		grep -E 'ERROR|error:|Source of above' "$tmp/out" | head -n 12 | sed 's/^[ #]*//' |
+			while read -r l; do ktap_diag "$l"; done
+		ktap_fail "$root: evp_test $f, padlock preferred"
+	done
+	x1=$(engine_insns xcrypt) s1=$(engine_insns xsha)
+	total=$((total + $(date +%s) - t0))
+	ktap_diag "$root: $n recipe files in $(($(date +%s) - t0)) s"
+	if [ $((x1 - x0)) -gt 0 ]; then
+		ktap_pass "$root: the provider ran $((x1 - x0)) xcrypt and $((s1 - s0)) xsha instructions"
+	else
+		ktap_fail "$root: the provider ran no xcrypt instruction (padlock was not preferred)"
+	fi
+	# (the C7's PHE has final mode only: no SHA offered there)
+	if grep -q 'build info: .* SHA-1/224/256' <<< "$info"; then
+		if [ $((s1 - s0)) -gt 0 ]; then
+			ktap_pass "$root: SHA through the provider's xsha"
+		else
+			ktap_fail "$root: SHA through the provider's xsha (none counted)"
+		fi
+	fi
+done
+ktap_diag "evp_test took $total s in all"
+ktap_finish
