@@ -9,7 +9,11 @@
 # package's /etc/ssl/padlock.cnf, included as the package tells users to,
 # so that padlock is preferred (default_properties = ?provider=padlock)
 # for every cipher, digest, MAC, KDF, DRBG and signature that fetches an
-# algorithm padlock offers.
+# algorithm padlock offers.  Then OpenSSL's API tests built with it, each
+# run as its recipe runs it: cmsapitest (80-test_cmsapi.t),
+# pkcs12_format_test (80-test_pkcs12.t) and, where it links against the
+# shared libraries (OpenSSL 3.0), sslapitest (90-test_sslapi.t); a top-level
+# test failing with padlock and not without it is a failure.
 #
 # A recipe file that passes is a pass.  One that fails is run again
 # without padlock, on the same CPU: a test (a recipe line) that fails with
@@ -24,9 +28,10 @@
 # 32-bit guest in its own root (bookworm-i386, 3.0).  make check: bookworm
 # on nano, trixie and openssl4 on zhaoxin, the recipe files of AES, SHA
 # and what is built on them (MACs, KDFs, PBKDF2, DRBGs) that OpenSSL runs
-# under its FIPS configuration as well; check-long: every recipe file in
-# every root on every profile.  PADLOCK_EVP_ROOTS, PADLOCK_EVP_FILES (a
-# regular expression): others.
+# under its FIPS configuration as well, cmsapitest and pkcs12_format_test;
+# check-long: every recipe file and sslapitest too, in every root on every
+# profile.  PADLOCK_EVP_ROOTS, PADLOCK_EVP_FILES and PADLOCK_EVP_PROGS
+# (regular expressions): others.
 #
 # PADLOCK_PROVIDER_SRC: another provider source tree (a deliberately
 # broken variant, to show that this test fails).
@@ -86,10 +91,15 @@ failed_tests() {
 	sed -n 's/^[ #]*\([^ ]*:[0-9]*\): Source of above error.*/\1/p' "$1" | sed 's|.*/||' | sort -u
 }
 
+# failed_names OUTPUT: the top-level tests of a test program that failed
+failed_names() {
+	sed -n 's/^not ok [0-9]* - \(.*\)/\1/p' "$1" | sort -u
+}
+
 total=0
 for root in $roots; do
 	evp=$top/build/openssl-tests/$root
-	if [ ! -x "$evp/evp_test" ]; then
+	if [ ! -x "$evp/evp_test" ] || [ ! -s "$evp/tests" ]; then
 		ktap_skip "$root: OpenSSL's evp_test" "not built: run provider/tests/openssl-tests on the host"
 		continue
 	fi
@@ -150,6 +160,50 @@ for root in $roots; do
 			while read -r l; do ktap_diag "$l"; done
 		ktap_fail "$root: evp_test $f, padlock preferred"
 	done
+	# OpenSSL's API tests, each run as its recipe makes it ("tests"):
+	# make check the CMS and PKCS#12 ones, check-long sslapitest too
+	while read -r prog args; do
+		[ -n "$prog" ] || continue
+		[ "$prog" = sslapitest ] && [ -z "$long" ] && continue
+		grep -Eq "${PADLOCK_EVP_PROGS:-.}" <<< "$prog" || continue
+		desc="$root: $prog"
+		[ "${args#-}" != "$args" ] && desc="$desc $args"
+		a=${args//@D@/$d/evp}
+		a=${a//@TMP@/$d}
+		# the configuration: as an argument to a program that takes one
+		# (sslapitest loads it into a library context of its own and
+		# wants nothing loaded in the default one), else OPENSSL_CONF
+		cnf() {
+			if [ "${args/@CNF@/}" != "$args" ]; then
+				echo "-u OPENSSL_CONF"
+			else
+				echo "OPENSSL_CONF=$d/$1"
+			fi
+		}
+		# shellcheck disable=SC2086,SC2046
+		if "${run[@]}" env $(cnf with.cnf) "$d/evp/$prog" ${a//@CNF@/$d/with.cnf} \
+			> "$tmp/out" 2>&1; then
+			ktap_pass "$desc, padlock preferred: $(grep -c '^ok [0-9]' "$tmp/out") tests"
+			continue
+		fi
+		failed_names "$tmp/out" > "$tmp/with.failed"
+		# shellcheck disable=SC2086,SC2046
+		"${run[@]}" env $(cnf alone.cnf) "$d/evp/$prog" ${a//@CNF@/$d/alone.cnf} \
+			> "$tmp/alone.out" 2>&1
+		failed_names "$tmp/alone.out" > "$tmp/alone.failed"
+		new=$(comm -23 "$tmp/with.failed" "$tmp/alone.failed")
+		if [ -z "$new" ] && [ -s "$tmp/with.failed" ]; then
+			ktap_skip "$desc, padlock preferred" \
+				"these fail without padlock too: $(tr '\n' ' ' < "$tmp/with.failed")"
+			continue
+		fi
+		ktap_diag "fail with padlock only: ${new:-(the program failed, no test named)}"
+		grep -E 'ERROR|error:' "$tmp/out" | head -n 12 | sed 's/^[ #]*//' |
+			while read -r l; do ktap_diag "$l"; done
+		ktap_fail "$desc, padlock preferred"
+	done < "$tmp/evp/tests"
+	[ -s "$tmp/evp/cannot" ] && ktap_skip "$root: $(cut -d: -f1 "$tmp/evp/cannot")" \
+		"cannot run here: $(cut -d: -f2- "$tmp/evp/cannot")"
 	x1=$(engine_insns xcrypt) s1=$(engine_insns xsha)
 	total=$((total + $(date +%s) - t0))
 	ktap_diag "$root: $n recipe files in $(($(date +%s) - t0)) s"
