@@ -19,9 +19,9 @@
 # tools/testing/guest-build, else in the guest) against its OpenSSL headers,
 # then:
 #  - `openssl list -providers -verbose` names the units it found;
-#  - OpenSSL's own EVP test data (evpciph_aes_*.txt, evpmd_sha.txt from
-#    Debian's openssl source, provider/tests/fetch-evp-data, cached under
-#    $PADLOCK_CACHE/openssl-evp and build/openssl-evp) through the provider ("provider=padlock"),
+#  - OpenSSL's own EVP test data (evpciph_aes_common.txt, evpmd_sha.txt of
+#    Debian's openssl source, in build/openssl-tests/ROOT/evp-data from
+#    provider/tests/openssl-tests) through the provider ("provider=padlock"),
 #    one-shot and in random pieces;
 #  - random cases against the default provider per mode and digest (random
 #    sizes, update splits, unaligned and in-place buffers, dup mid-stream):
@@ -269,12 +269,18 @@ fi
 # fault_corrupt_xsha: the next N instructions); a provider loaded then
 # (each process loads it, and tests it, once) must not offer what answered
 # wrongly, and must say so.
-if [ $model = sim ] && [ -e "$sim/fault_corrupt_xsha" ]; then
-	echo 1 > "$sim/fault_corrupt_xcrypt"
+# fault_at_load UNIT: the build info ($st) and the offers ($off) of the
+# provider loaded while the next UNIT (xcrypt, xsha) instruction answers
+# wrongly
+fault_at_load() {
+	echo 1 > "$sim/fault_corrupt_$1"
 	st=$(openssl list -providers -verbose -provider padlock 2>&1)
-	echo 1 > "$sim/fault_corrupt_xcrypt"
+	echo 1 > "$sim/fault_corrupt_$1"
 	off=$("$tmp/provider_test" offers 2>&1)
-	echo 0 > "$sim/fault_corrupt_xcrypt"
+	echo 0 > "$sim/fault_corrupt_$1"
+}
+if [ $model = sim ] && [ -e "$sim/fault_corrupt_xsha" ]; then
+	fault_at_load xcrypt
 	if grep -q 'self-test: AES-128-ECB gave a wrong answer, no AES offered' <<< "$st" &&
 	   ! grep -q '^AES-.* yes$' <<< "$off"; then
 		ktap_pass "self-test at load: one wrong xcrypt answer, no AES offered, and the build info says why"
@@ -283,11 +289,7 @@ if [ $model = sim ] && [ -e "$sim/fault_corrupt_xsha" ]; then
 		ktap_fail "self-test at load: one wrong xcrypt answer, no AES offered, and the build info says why"
 	fi
 	if grep -qw phe /proc/cpuinfo && grep -q '^SHA256 yes$' <<< "$("$tmp/provider_test" offers 2>&1)"; then
-		echo 1 > "$sim/fault_corrupt_xsha"
-		st=$(openssl list -providers -verbose -provider padlock 2>&1)
-		echo 1 > "$sim/fault_corrupt_xsha"
-		off=$("$tmp/provider_test" offers 2>&1)
-		echo 0 > "$sim/fault_corrupt_xsha"
+		fault_at_load xsha
 		if grep -q 'self-test: SHA1 gave a wrong answer, no SHA offered' <<< "$st" &&
 		   ! grep -q '^SHA.* yes$' <<< "$off" && grep -q '^AES-128-ECB yes$' <<< "$off"; then
 			ktap_pass "self-test at load: one wrong xsha answer, no SHA offered (AES still), and the build info says why"
@@ -321,17 +323,18 @@ evp=
 if [ -n "${PADLOCK_EVP_DATA:-}" ]; then
 	evp=$PADLOCK_EVP_DATA
 else
-	# the 32-bit guest's root is its build root: there the data is found
-	# in the project's build/ (copied by provider/tests/fetch-evp-data)
-	for d in "$cache"/openssl-evp/*/ "$top"/build/openssl-evp/*/; do
-		[ -s "$d/evpciph_aes_common.txt" ] && evp=${d%/}
-	done
+	# bookworm's source for the 64-bit guests (their root is bookworm's),
+	# the i386 build root's for the 32-bit ones
+	d=$(guest_root)
+	[ "$d" = host ] && d=bookworm
+	d=$top/build/openssl-tests/$d/evp-data
+	[ -s "$d/evpciph_aes_common.txt" ] && evp=$d
 fi
 if [ -n "$evp" ]; then
 	ktap_diag "EVP test data: $evp"
 	report kat "$evp"/evpciph_aes_common.txt "$evp"/evpmd_sha.txt
 else
-	ktap_skip "OpenSSL's EVP test data" "not in $cache/openssl-evp: run provider/tests/fetch-evp-data on the host"
+	ktap_skip "OpenSSL's EVP test data" "not in build/openssl-tests: run provider/tests/openssl-tests on the host"
 fi
 
 took "the EVP test data"
