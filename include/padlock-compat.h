@@ -83,6 +83,24 @@
 #endif
 
 /*
+ * 5.18: the hmac template refuses keys shorter than 112 bits with -EINVAL
+ * when the kernel runs in FIPS mode (fips_enabled).  hmac-*-padlock
+ * replaces the driver the kernel would otherwise give for hmac(shaN), so it
+ * refuses the same keys there: the template until ~6.17, where the SHA
+ * library's hmac-shaN-lib drivers take over hmac(shaN) (the same probe as
+ * its contexts, PADLOCK_HAVE_SHA_LIB_CTX); they take a key of any length,
+ * and the crypto manager compares ours with them.  The check is in
+ * crypto/hmac.c, which no header shows: a version test.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0) && !defined(PADLOCK_HAVE_SHA_LIB_CTX)
+#define PADLOCK_HMAC_FIPS_KEY_CHECK	1
+#else
+#define PADLOCK_HMAC_FIPS_KEY_CHECK	0
+#endif
+/* NIST SP 800-131A: the shortest HMAC key, in bytes, as crypto/hmac.c has it */
+#define PADLOCK_HMAC_FIPS_MIN_KEYLEN	(112 / 8)
+
+/*
  * 6.7: the cfb and ofb templates were removed.  padlock-aes registers
  * cfb(aes)/ofb(aes) only where the kernel still has them (Kbuild looks at
  * the kernel's configuration: PADLOCK_HAVE_CFB_OFB_TEMPLATES).

@@ -66,13 +66,16 @@
  * even the C7 finishes HMAC in hardware; only its setkey blocks are
  * software.  The descriptor is the inner hash's, so export and import are
  * those of the hash, as with the kernel's hmac template and its hmac-*-lib
- * drivers on every kernel.
+ * drivers on every kernel.  In FIPS mode setkey refuses the keys that the
+ * kernel's own hmac(NAME) refuses (under 112 bits where that is the hmac
+ * template: PADLOCK_HMAC_FIPS_KEY_CHECK).
  */
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/bitops.h>
+#include <linux/fips.h>
 #include <crypto/internal/hash.h>
 #include <crypto/hmac.h>
 #include <crypto/sha1.h>
@@ -782,6 +785,11 @@ static int padlock_hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned
 	struct padlock_hmac_ctx *c = crypto_shash_ctx(tfm);
 	u8 pad[SHA512_BLOCK_SIZE];
 	unsigned int i;
+
+	/* FIPS mode: the kernel's own hmac(NAME) refuses short keys (compat header). */
+	if (PADLOCK_HMAC_FIPS_KEY_CHECK && fips_enabled &&
+	    keylen < PADLOCK_HMAC_FIPS_MIN_KEYLEN)
+		return -EINVAL;
 
 	/* A key longer than a block is replaced by its digest. */
 	if (keylen > pi->bs) {

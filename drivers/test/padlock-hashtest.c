@@ -29,6 +29,16 @@
  * random key before every message (keys of 0 .. 3 blocks); their exported
  * states are the inner hash's on every kernel.
  *
+ *   echo "fipskey hmac(sha256) 1 42" > /sys/kernel/debug/padlock-hashtest/run
+ *
+ * fipskey (hmac only): every key length from 0 to two blocks + 1, random
+ *	keys, set on both tfms in FIPS mode and out of it: the return codes
+ *	must be equal (the kernel's hmac refuses keys under 112 bits in FIPS
+ *	mode on some kernels, padlock-sha must do as it does).  FIPS mode is
+ *	fips_enabled: as booted (fips=1), or else set to 1 around the two
+ *	setkey calls alone and restored at once; a kernel without
+ *	CONFIG_CRYPTO_FIPS has no such mode (SKIP).
+ *
  *   echo "bigupdate sha1 1 0" > /sys/kernel/debug/padlock-hashtest/run
  *
  * bigupdate: one byte, then one update of 4 GiB - 1 bytes (the largest an
@@ -55,6 +65,7 @@
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
+#include <linux/fips.h>
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
@@ -338,6 +349,61 @@ static int ht_rekey(struct ht_run *r)
 	return err;
 }
 
+#ifdef CONFIG_CRYPTO_FIPS
+/*
+ * Set the same @klen-byte key on both tfms, in FIPS mode if @fips; the two
+ * return codes to @eg and @ep.  fips_enabled is forced only around the two
+ * calls (a test VM; nothing else should start in that moment).
+ */
+static void ht_fips_setkeys(struct ht_run *r, unsigned int klen, bool fips,
+			    int *eg, int *ep)
+{
+	int booted = READ_ONCE(fips_enabled);
+
+	if (fips)
+		WRITE_ONCE(fips_enabled, 1);
+	*eg = crypto_shash_setkey(r->gen, r->key, klen);
+	*ep = crypto_shash_setkey(r->ours, r->key, klen);
+	WRITE_ONCE(fips_enabled, booted);
+}
+
+static void ht_fipskey(struct ht_run *r)
+{
+	unsigned int klen, max = 2 * r->bs + 1, refused[2][2] = {}, bad = 0;
+	int eg, ep, fips;
+
+	for (fips = 0; fips < 2; fips++) {
+		for (klen = 0; klen <= max; klen++) {
+			ht_fill(r, r->key, klen);
+			ht_fips_setkeys(r, klen, fips, &eg, &ep);
+			refused[fips][0] += !!eg;
+			refused[fips][1] += !!ep;
+			if (eg != ep) {
+				bad++;
+				ht_problem(r, "%u-byte key%s: %d (generic), %d (padlock)",
+					   klen, fips ? " in FIPS mode" : "", eg, ep);
+			}
+		}
+		cond_resched();
+	}
+	scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
+		  "%s fipskey hmac(%s) generic=%s ours=%s fips_enabled=%d keylens=0..%u refused_fips=%u/%u refused_otherwise=%u/%u mismatches=%u%s%s\n",
+		  bad ? "FAIL" : "ok", r->alg->name,
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->gen)),
+		  crypto_tfm_alg_driver_name(crypto_shash_tfm(r->ours)),
+		  READ_ONCE(fips_enabled), max, refused[1][0], refused[1][1],
+		  refused[0][0], refused[0][1], bad, r->problem[0] ? ": " : "",
+		  r->problem);
+}
+#else
+static void ht_fipskey(struct ht_run *r)
+{
+	scnprintf(ht_run_file.result, sizeof(ht_run_file.result),
+		  "SKIP fipskey hmac(%s): a kernel without CONFIG_CRYPTO_FIPS has no FIPS mode\n",
+		  r->alg->name);
+}
+#endif
+
 static void ht_interop(struct ht_run *r, unsigned long iters,
 		       unsigned int maxlen)
 {
@@ -612,6 +678,8 @@ static int ht_exec(const char *test, const char *alg, unsigned long iters,
 	}
 	if (!strcmp(test, "interop"))
 		ht_interop(r, iters, maxlen);
+	else if (!strcmp(test, "fipskey"))
+		ht_fipskey(r);
 	else
 		ht_corrupted(r, iters, maxlen);
 out:
@@ -632,7 +700,8 @@ static int ht_run(char *line)
 	n = sscanf(line, "%15s %15s %lu %llu %u", test, alg, &iters, &seed,
 		   &maxlen);
 	if (n < 4 || (strcmp(test, "interop") && strcmp(test, "corrupt") &&
-		      strcmp(test, "bigupdate")) ||
+		      strcmp(test, "bigupdate") && strcmp(test, "fipskey")) ||
+	    (!strcmp(test, "fipskey") && strncmp(alg, "hmac(", 5)) ||
 	    !iters || iters > HT_MAX_ITERATIONS || !maxlen ||
 	    maxlen > HT_MAX_MAXLEN)
 		return -EINVAL;
@@ -655,5 +724,5 @@ static void __exit ht_exit(void)
 module_init(ht_init);
 module_exit(ht_exit);
 
-MODULE_DESCRIPTION("padlock-sha test helper: state interoperability with the generic SHA and HMAC drivers, 4 GiB updates (tests only)");
+MODULE_DESCRIPTION("padlock-sha test helper: state interoperability with the generic SHA and HMAC drivers, HMAC keys in FIPS mode, 4 GiB updates (tests only)");
 MODULE_LICENSE("GPL");

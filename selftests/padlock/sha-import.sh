@@ -13,6 +13,11 @@
 #  - the same for hmac(shaN): hmac-shaN-padlock against the kernel's own
 #    hmac (the template over shaN-generic, or hmac-shaN-lib from 6.17),
 #    the same random key on both before every message;
+#  - hmac(shaN) keys of every length up to two blocks + 1, in FIPS mode
+#    (fips_enabled: as booted, or forced on by padlock-hashtest around the
+#    setkey calls) and out of it: padlock refuses exactly the keys the
+#    kernel's hmac refuses (under 112 bits in FIPS mode where that is the
+#    hmac template, 5.18 to 6.16);
 #  - PADLOCK_SCALE=long (64-bit): one byte, then a 4 GiB - 1 byte update
 #    (buffered + new bytes wrap in 32 bits) through sha1-padlock, the
 #    digest against the one computed with Python's hashlib.
@@ -68,6 +73,7 @@ hashtest() {
 # A bad request is refused with EINVAL (and no result).
 if echo "interop sha256 0 1" > "$RUN" 2>/dev/null ||
    echo "interop md5 10 1" > "$RUN" 2>/dev/null ||
+   echo "fipskey sha256 1 1" > "$RUN" 2>/dev/null ||
    echo "bogus" > "$RUN" 2>/dev/null; then
 	ktap_fail "padlock-hashtest refuses malformed requests"
 else
@@ -90,6 +96,8 @@ for a in "${algs[@]}"; do
 		"interop hmac($a) $iters $seed $maxlen"
 	hashtest "hmac($a): corrupted generic state imported into both behaves the same, $((citers / 2)) states" \
 		"corrupt hmac($a) $((citers / 2)) $seed $maxlen"
+	hashtest "hmac($a): the keys the kernel's hmac refuses in FIPS mode and out of it, and no others" \
+		"fipskey hmac($a) 1 $seed"
 done
 
 # 1 byte + (4 GiB - 1) bytes: the message is the page "byte i = i mod 251"
