@@ -10,7 +10,7 @@
  * filter not failed (bit 15), and the byte count of the store (bits 4:0)
  * as asked: 1 for rDX = 3.  A bad status returns no data at all (-EIO),
  * logs (rate-limited) and counts the failure in
- * /sys/module/padlock_rng/parameters/failures.  Unwhitened output is never
+ * /sys/kernel/debug/padlock-rng/failures.  Unwhitened output is never
  * handed out.
  *
  * Only plain XSTORE, never REP XSTORE: a stalled RNG must not hang a CPU
@@ -26,8 +26,8 @@
  * yet; at rDX = 3 it stores one random byte per instruction, as the
  * in-tree via-rng does.
  *
- * A poll that finds no data ("no data yet", counted in .../parameters/
- * nodata, not a failure) is retried within a fixed budget per read:
+ * A poll that finds no data ("no data yet", counted in
+ * /sys/kernel/debug/padlock-rng/nodata, not a failure) is retried within a fixed budget per read:
  * PADLOCK_RNG_SPINS retries PADLOCK_RNG_SPIN_US apart (a healthy RNG
  * refills within microseconds), then PADLOCK_RNG_NAPS retries after
  * sleeping PADLOCK_RNG_NAP_MS each, i.e. about 0.2 s (0.25 s with jiffy
@@ -45,10 +45,14 @@
  * the RNG cannot be audited (docs/rng.md).
  *
  * On C3/C7 (family 6, model < 0x0f) the RNG is configured through MSR
- * 0x110B, on every CPU; the enable is verified from the status word of a
- * first XSTORE, which is a copy of that MSR, and again on every read.
- * Nano and Zhaoxin have no such MSR and report the RNG enabled in CPUID;
- * their status word's bit 6 is not relied on.
+ * 0x110B, on every CPU as it comes online; the enable is verified from the
+ * status word of a first XSTORE, which is a copy of that MSR, and again on
+ * every read.  A CPU whose MSR cannot be set up keeps its RNG as it was and
+ * is left out: no XSTORE is issued there, a read that runs there fails
+ * with -EIO (a failure), and the CPU comes online all the same
+ * (msr_failures in debugfs counts such set-ups).  Nano and Zhaoxin have no
+ * such MSR and report the RNG enabled in CPUID; their status word's bit 6
+ * is not relied on.
  */
 
 #include <linux/module.h>
@@ -59,7 +63,10 @@
 #include <linux/sched/signal.h>
 #include <linux/kthread.h>
 #include <linux/string.h>
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <asm/cpu_device_id.h>
 #include <asm/msr.h>
 
@@ -70,13 +77,17 @@ static unsigned short quality = 1;
 module_param(quality, ushort, 0444);
 MODULE_PARM_DESC(quality, "entropy credited per 1024 bits of output (default 1: mixed into the pool, next to no credit; 1..1024)");
 
+/*
+ * Statistics, in /sys/kernel/debug/padlock-rng/ (not an ABI): reads
+ * refused (a bad status word, nothing within the retry budget, or a CPU
+ * whose RNG is left out); XSTOREs that found no data yet (byte count 0),
+ * retried within the budget; C3/C7 CPUs whose MSR could not be set up as
+ * they came online.  The hw_random core serializes reads.
+ */
 static unsigned long failures;
-module_param(failures, ulong, 0444);
-MODULE_PARM_DESC(failures, "reads refused because the RNG status word was bad or the RNG delivered nothing within the retry budget (read-only)");
-
 static unsigned long nodata;
-module_param(nodata, ulong, 0444);
-MODULE_PARM_DESC(nodata, "XSTOREs that found no data yet (byte count 0), retried within the budget (read-only)");
+static unsigned long msr_failures;
+static struct dentry *padlock_rng_debugfs;
 
 /* RNG status word / MSR 0x110B bits (docs/hardware.md 1.8). */
 #define PADLOCK_RNG_MSR			0x110b
@@ -134,13 +145,23 @@ static enum padlock_rng_result padlock_rng_check(u32 status)
 	return count == PADLOCK_RNG_STORE_BYTES ? PADLOCK_RNG_OK : PADLOCK_RNG_BAD;
 }
 
+/* C3/C7: the CPUs whose MSR could not be set up, where the RNG is left out */
+static struct cpumask padlock_rng_cpus_off;
+
 /*
- * One XSTORE into @raw (PADLOCK_RNG_STORE bytes + slack): returns at once, with
- * a byte count of 0 when the RNG has no data; a byte found is @raw[0].
+ * One XSTORE into @raw (PADLOCK_RNG_STORE bytes + slack), on this CPU and
+ * only where the RNG is not left out (false: nothing issued).  Returns at
+ * once, with a byte count of 0 in *@status when the RNG has no data; a
+ * byte found is @raw[0].
  */
-static u32 padlock_rng_poll(u8 *raw)
+static bool padlock_rng_poll(u8 *raw, u32 *status)
 {
-	return padlock_xstore(raw, PADLOCK_RNG_RATE);
+	bool on = !cpumask_test_cpu(get_cpu(), &padlock_rng_cpus_off);
+
+	if (on)
+		*status = padlock_xstore(raw, PADLOCK_RNG_RATE);
+	put_cpu();
+	return on;
 }
 
 /* Must a waiting reader stop waiting now? */
@@ -169,7 +190,15 @@ static int padlock_rng_read(struct hwrng *rng, void *data, size_t max,
 	int ret;
 
 	while (done < max) {
-		status = padlock_rng_poll(raw);
+		if (!padlock_rng_poll(raw, &status)) {
+			failures++;
+			pr_warn_ratelimited("the RNG is left out on CPU %d (its MSR 0x%x could not be set up): no data from there\n",
+					    raw_smp_processor_id(), PADLOCK_RNG_MSR);
+			memzero_explicit(data, done);
+			done = 0;
+			ret = -EIO;
+			goto wipe;
+		}
 		switch (padlock_rng_check(status)) {
 		case PADLOCK_RNG_OK:
 			((u8 *)data)[done++] = raw[0];
@@ -224,8 +253,10 @@ static struct hwrng padlock_rng = {
  * second noise source.  Run on every CPU as it comes online (and on those
  * online now), by the hotplug thread bound to that CPU, so the read and
  * the write reach the same CPU's MSR; a reader may run on any of them.
+ * 0 or -ENODEV.  Out of line and without arguments, so that it keeps its
+ * name: the tests make it fail through a kretprobe.
  */
-static int padlock_rng_setup_msr(unsigned int cpu)
+static noinline int padlock_rng_setup_msr(void)
 {
 	struct cpuinfo_x86 *c = &boot_cpu_data;
 	u32 lo, hi;
@@ -242,7 +273,24 @@ static int padlock_rng_setup_msr(unsigned int cpu)
 	return 0;
 }
 
-/* The hotplug state of padlock_rng_setup_msr() (C3/C7), or 0. */
+/*
+ * The hotplug callback: a CPU whose MSR cannot be set up still comes
+ * online; its RNG is left as it was and out of use (padlock_rng_poll()).
+ */
+static int padlock_rng_cpu_online(unsigned int cpu)
+{
+	if (padlock_rng_setup_msr()) {
+		cpumask_set_cpu(cpu, &padlock_rng_cpus_off);
+		msr_failures++;
+		pr_warn("CPU %u: cannot set up the RNG through MSR 0x%x: the RNG is not used on that CPU\n",
+			cpu, PADLOCK_RNG_MSR);
+	} else {
+		cpumask_clear_cpu(cpu, &padlock_rng_cpus_off);
+	}
+	return 0;
+}
+
+/* The hotplug state of padlock_rng_cpu_online() (C3/C7), or 0. */
 static int padlock_rng_cpuhp;
 
 static const struct x86_cpu_id padlock_rng_ids[] = {
@@ -255,6 +303,7 @@ static int __init padlock_rng_mod_init(void)
 {
 	u8 raw[PADLOCK_RNG_STORE + PADLOCK_RNG_SLACK];
 	bool old_via = padlock_cpu_is_via_c3_c7();
+	bool off;
 	u32 status;
 	int err;
 
@@ -264,20 +313,31 @@ static int __init padlock_rng_mod_init(void)
 		return padlock_cpu_refuse(X86_FEATURE_XSTORE, "RNG (xstore)");
 	if (old_via) {
 		err = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "crypto/padlock-rng:online",
-					padlock_rng_setup_msr, NULL);
+					padlock_rng_cpu_online, NULL);
 		if (err < 0) {
-			pr_info("cannot configure the RNG through MSR 0x%x: not registering\n",
-				PADLOCK_RNG_MSR);
+			pr_info("cannot set up CPU hotplug for MSR 0x%x: %d, not registering\n",
+				PADLOCK_RNG_MSR, err);
 			return -ENODEV;
 		}
 		padlock_rng_cpuhp = err;
+		cpus_read_lock();
+		off = cpumask_subset(cpu_online_mask, &padlock_rng_cpus_off);
+		cpus_read_unlock();
+		if (off) {
+			pr_info("cannot configure the RNG through MSR 0x%x on any CPU: not registering\n",
+				PADLOCK_RNG_MSR);
+			err = -ENODEV;
+			goto out_cpuhp;
+		}
 
 		/*
 		 * Here the status word is a copy of that MSR: check the
-		 * enable (XSTORE returns it even when the RNG has no data).
+		 * enable (XSTORE returns it even when the RNG has no data),
+		 * on this CPU unless its RNG is left out.
 		 */
 		padlock_rng_status_enable = true;
-		status = padlock_rng_poll(raw);
+		status = PADLOCK_RNG_ST_ENABLE;
+		padlock_rng_poll(raw, &status);
 		memzero_explicit(raw, sizeof(raw));
 		if (!(status & PADLOCK_RNG_ST_ENABLE)) {
 			pr_info("RNG is not enabled (status 0x%08x): not registering\n",
@@ -295,6 +355,10 @@ static int __init padlock_rng_mod_init(void)
 	}
 	pr_info("hwrng \"padlock\" registered (XSTORE, quality %u/1024)\n",
 		padlock_rng.quality);
+	padlock_rng_debugfs = debugfs_create_dir("padlock-rng", NULL);
+	debugfs_create_ulong("failures", 0444, padlock_rng_debugfs, &failures);
+	debugfs_create_ulong("nodata", 0444, padlock_rng_debugfs, &nodata);
+	debugfs_create_ulong("msr_failures", 0444, padlock_rng_debugfs, &msr_failures);
 	return 0;
 
 out_cpuhp:
@@ -307,6 +371,7 @@ static void __exit padlock_rng_mod_exit(void)
 {
 	/* readers waiting for a stalled RNG give up at their next poll */
 	WRITE_ONCE(padlock_rng_dying, true);
+	debugfs_remove_recursive(padlock_rng_debugfs);
 	hwrng_unregister(&padlock_rng);
 	if (padlock_rng_cpuhp)
 		cpuhp_remove_state_nocalls(padlock_rng_cpuhp);

@@ -25,6 +25,7 @@
 #include <linux/spinlock.h>
 #include <linux/random.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/ratelimit.h>
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
@@ -647,6 +648,28 @@ static void sim_apply_enable_bits(void)
 			sim_cap_bit(cap_bits[i].bit, sim_cap_wanted(i));
 }
 
+/*
+ * A CPU coming online is identified again from the (virtual) CPU's own
+ * CPUID, which lacks our units, and the kernel ANDs its capabilities into
+ * boot_cpu_data: put ours back, on it and there (rng.sh takes a CPU off and
+ * on).  Registered before any driver loads, so this runs before their
+ * hotplug callbacks.
+ */
+static int sim_cpu_online(unsigned int cpu)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, caps_set, ARRAY_SIZE(cap_bits)) {
+		if (!sim_cap_wanted(i))
+			continue;
+		set_bit(cap_bits[i].bit, cap_words(&boot_cpu_data));
+		set_bit(cap_bits[i].bit, cap_words(&cpu_data(cpu)));
+	}
+	return 0;
+}
+
+static int sim_cpuhp;
+
 static void sim_clear_caps(void)
 {
 	unsigned int i;
@@ -883,6 +906,15 @@ static int __init padlock_sim_init(void)
 		       sizeof(struct sim_cpu_cost));
 	}
 	sim_set_caps();
+	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "padlock-sim:online",
+					sim_cpu_online, NULL);
+	if (err < 0) {
+		sim_clear_caps();
+		sim_popf_exit();
+		unregister_die_notifier(&sim_die_nb);
+		return err;
+	}
+	sim_cpuhp = err;
 	sim_debugfs_init();
 	sim_user_init(sim_dir);
 	pr_warn("SIMULATED PadLock CPU, profile %s: for tests only, not real hardware%s\n",
@@ -893,6 +925,7 @@ static int __init padlock_sim_init(void)
 static void __exit padlock_sim_exit(void)
 {
 	debugfs_remove_recursive(sim_dir);
+	cpuhp_remove_state_nocalls(sim_cpuhp);
 	sim_clear_caps();
 	unregister_die_notifier(&sim_die_nb);
 	sim_popf_exit();

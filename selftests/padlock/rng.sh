@@ -9,9 +9,12 @@
 # failure, a stalled RNG (padlock-sim's rng_stall, rng_delay) costs a
 # bounded time per read (the driver's whole poll budget of plain XSTOREs,
 # counted by the simulator), never blocks rmmod, and is
-# followed by random data again once it clears, unload/reload idle and
-# while /dev/hwrng is being read, and PadLock instructions per byte next to
-# via-rng (ours must not use more, and no REP XSTORE).
+# followed by random data again once it clears, on a C3/C7 a CPU whose MSR
+# 0x110B cannot be set up comes online with the RNG left out there,
+# unload/reload idle and while /dev/hwrng is being read, and PadLock
+# instructions per byte next to via-rng (ours must not use more, and no
+# REP XSTORE).  The statistics (failures, nodata, msr_failures) are in
+# debugfs.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
@@ -21,7 +24,7 @@ ktap_header
 HW=/sys/class/misc/hw_random
 SIM=/sys/kernel/debug/padlock-sim
 SIMP=/sys/module/padlock_sim/parameters
-PARAMS=/sys/module/padlock_rng/parameters
+DBG=/sys/kernel/debug/padlock-rng
 
 if [ "$PADLOCK_SCALE" = long ]; then
 	blocks=1000
@@ -62,12 +65,12 @@ else
 	ktap_fail "padlock is rng_current ($(cat $HW/rng_current))"
 fi
 
-f0=$(cat $PARAMS/failures)
+f0=$(cat $DBG/failures)
 n=$(read_hwrng 4096)
-if [ "$n" = 4096 ] && [ "$(cat $PARAMS/failures)" = "$f0" ]; then
+if [ "$n" = 4096 ] && [ "$(cat $DBG/failures)" = "$f0" ]; then
 	ktap_pass "/dev/hwrng delivers 4096 bytes, no failures"
 else
-	ktap_fail "/dev/hwrng delivers 4096 bytes ($n, failures $f0 -> $(cat $PARAMS/failures))"
+	ktap_fail "/dev/hwrng delivers 4096 bytes ($n, failures $f0 -> $(cat $DBG/failures))"
 fi
 a=$(timeout 30 dd if=/dev/hwrng bs=64 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')
 b=$(timeout 30 dd if=/dev/hwrng bs=64 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')
@@ -92,10 +95,10 @@ fi
 # CLEAR reads recover.
 status_fault() {
 	local f0 f1 got after
-	f0=$(cat $PARAMS/failures)
+	f0=$(cat $DBG/failures)
 	eval "$2"
 	got=$(read_hwrng 512)
-	f1=$(cat $PARAMS/failures)
+	f1=$(cat $DBG/failures)
 	eval "$3"
 	after=$(read_hwrng 256)
 	# The core hands out at most one buffer (<= 64 bytes) left over
@@ -132,10 +135,10 @@ fi
 if [ -w $SIMP/rng_status_enable ]; then
 	case "$PADLOCK_PROFILE" in c3|c7) msr=1 ;; *) msr=0 ;; esac
 	for v in 1 0; do
-		f0=$(cat $PARAMS/failures)
+		f0=$(cat $DBG/failures)
 		echo $v > $SIMP/rng_status_enable
 		got=$(read_hwrng 512)
-		f1=$(cat $PARAMS/failures)
+		f1=$(cat $DBG/failures)
 		echo -1 > $SIMP/rng_status_enable
 		if [ $msr = 1 ] && [ $v = 0 ]; then
 			want="no data (RNG off), a failure"
@@ -163,7 +166,7 @@ fi
 # its empty polls (nodata) but not one failure, and with the knob off reads
 # go on.
 if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
-	f0=$(cat $PARAMS/failures) d0=$(cat $PARAMS/nodata 2>/dev/null) n0=$(sim_counter rng_nodata)
+	f0=$(cat $DBG/failures) d0=$(cat $DBG/nodata 2>/dev/null) n0=$(sim_counter rng_nodata)
 	s0=$(cat $SIMP/rng_stall_spins 2>/dev/null)
 	echo 500 > $SIM/rng_nodata_rate
 	t0=$SECONDS
@@ -177,7 +180,7 @@ if [ -w $SIM/rng_nodata_rate ] && [ -n "$(sim_counter rng_nodata)" ]; then
 			 rngtest -c "$nd_blocks" 2>&1)
 	fi
 	echo 0 > $SIM/rng_nodata_rate
-	f1=$(cat $PARAMS/failures) d1=$(cat $PARAMS/nodata 2>/dev/null)
+	f1=$(cat $DBG/failures) d1=$(cat $DBG/nodata 2>/dev/null)
 	s1=$(cat $SIMP/rng_stall_spins 2>/dev/null)
 	sleep 1
 	n3=$(sim_counter rng_nodata)
@@ -289,7 +292,7 @@ if [ -n "$stall_model" ]; then
 	ktap_diag "healthy: dd of 64 bytes: rc ${b_rc:-hung} after $b_ms ms"
 	# (1) a read from a stalled RNG fails (or returns only what the
 	# core had buffered, <= 64 bytes) within the bound
-	f0=$(cat $PARAMS/failures) s0=$(stall_spins)
+	f0=$(cat $DBG/failures) s0=$(stall_spins)
 	x0=$(sim_counter xstore) r0=$(sim_counter rep_xstore) e0=$(sim_counter rng_nodata)
 	stall_on
 	bounded $LIVE_MS dd_hwrng 4096 "$tmp/stall"
@@ -297,7 +300,7 @@ if [ -n "$stall_model" ]; then
 	[ "$hung" = 1 ] && { stall_clear; wait "$b_pid"; }
 	x1=$(sim_counter xstore) r1=$(sim_counter rep_xstore) e1=$(sim_counter rng_nodata)
 	got=$(stat -c %s "$tmp/stall" 2>/dev/null || echo 0)
-	f1=$(cat $PARAMS/failures) s1=$(stall_spins)
+	f1=$(cat $DBG/failures) s1=$(stall_spins)
 	ktap_diag "stalled: dd of 4096 bytes: rc ${rc:-hung} after $ms ms, $got bytes; failures $f0 -> $f1, rng_stall_spins $s0 -> $s1;" \
 		  "simulator: xstore $x0 -> $x1, rep_xstore $r0 -> $r1, rng_nodata $e0 -> $e1"
 	if [ "$hung" = 0 ] && [ "$rc" != 0 ] && [ "$got" -le 64 ]; then
@@ -353,7 +356,7 @@ if [ -n "$stall_model" ]; then
 		"padlock-sim's rng_delay; the QEMU model's RNG is silent until the knob clears"
 	for n in 15 40; do
 		[ $stall_model = sim ] || break
-		f0=$(cat $PARAMS/failures) s0=$(cat $SIMP/rng_stall_spins)
+		f0=$(cat $DBG/failures) s0=$(cat $SIMP/rng_stall_spins)
 		echo "$n" > $SIMP/rng_delay
 		tries=0 ok=0 worst=0 hung=0 fails=0
 		while [ $tries -lt 4 ] && [ $ok = 0 ]; do
@@ -374,7 +377,7 @@ if [ -n "$stall_model" ]; then
 			fi
 		done
 		left=$(cat $SIMP/rng_delay)
-		f1=$(cat $PARAMS/failures) s1=$(cat $SIMP/rng_stall_spins)
+		f1=$(cat $DBG/failures) s1=$(cat $SIMP/rng_stall_spins)
 		stall_clear
 		ktap_diag "rng_delay=$n: $tries reads ($fails failed), slowest $worst ms, delay left $left; failures $f0 -> $f1, rng_stall_spins $s0 -> $s1"
 		if [ $ok = 1 ] && [ $hung = 0 ] && [ "$left" = 0 ] && [ "$s1" = "$s0" ]; then
@@ -407,6 +410,77 @@ if [ -n "$stall_model" ]; then
 else
 	ktap_skip "stalled RNG" "padlock-sim without rng_stall / rng_delay / rng_stall_spins, not the QEMU model"
 fi
+
+# ---- a C3/C7 CPU whose MSR 0x110B cannot be set up ----------------------------------
+# padlock-rngfault makes padlock-rng's set-up of that MSR fail on cpu1 as it
+# comes online (neither simulator can make the MSR itself fault).  cpu1 must
+# come online all the same, the failure counted and logged, and the RNG left
+# out there: a read running on cpu1 fails (at most the core's leftover
+# buffer, <= 64 bytes), counts a failure and issues no XSTORE on cpu1, while
+# cpu0 still delivers; once the helper is gone and cpu1 comes online again,
+# cpu1 delivers too.  The hw_random fill thread is kept on cpu0.
+CPU1=/sys/devices/system/cpu/cpu1/online
+cpu1_xstore() { awk '$1 == "xstore" { print $2; exit }' $SIM/cpu1/counters 2>/dev/null; }
+on_cpu_read() { timeout 60 taskset -c "$1" dd if=/dev/hwrng bs="$2" count=1 iflag=fullblock 2>/dev/null | wc -c; }
+case "$PADLOCK_PROFILE" in
+c3|c7)
+	if [ ! -w $CPU1 ]; then
+		ktap_skip "C3/C7: a CPU whose RNG MSR set-up fails" "no cpu1 to take offline (vm/run --smp 2)"
+	elif [ ! -e "$PADLOCK_KO_DIR/padlock-rngfault.ko" ]; then
+		ktap_skip "C3/C7: a CPU whose RNG MSR set-up fails" "padlock-rngfault.ko not built (it is built with padlock-sim)"
+	else
+		set_current padlock
+		for p in $(pgrep -x hwrng); do taskset -pc 0 "$p" > /dev/null 2>&1; done
+		m0=$(log_marker) mf0=$(cat $DBG/msr_failures)
+		padlock_rmmod padlock_rngfault
+		if ! err=$(padlock_insmod padlock-rngfault cpus=1 2>&1); then
+			ktap_fail "padlock-rngfault loads: $err"
+		else
+			echo 0 > $CPU1
+			if echo 1 > $CPU1 2> /tmp/online.err && [ "$(cat $CPU1)" = 1 ]; then
+				ktap_pass "C3/C7: cpu1 comes online while padlock-rng's MSR set-up fails there"
+				online=1
+			else
+				ktap_fail "C3/C7: cpu1 comes online while padlock-rng's MSR set-up fails there ($(cat /tmp/online.err))"
+				online=0
+			fi
+			hits=$(cat /sys/module/padlock_rngfault/parameters/hits)
+			mf1=$(cat $DBG/msr_failures)
+			logged=$(dmesg | tail -n +"$m0" | grep -c 'padlock_rng: CPU 1: cannot set up the RNG' || true)
+			if [ "$hits" -ge 1 ] && [ "$mf1" -gt "$mf0" ] && [ "$logged" -ge 1 ]; then
+				ktap_pass "C3/C7: the failed set-up is counted (msr_failures $mf0 -> $mf1) and logged"
+			else
+				ktap_fail "C3/C7: the failed set-up is counted and logged (set-ups failed $hits, msr_failures $mf0 -> $mf1, $logged log lines)"
+			fi
+			if [ $online = 1 ]; then
+				f0=$(cat $DBG/failures) x0=$(cpu1_xstore)
+				got1=$(on_cpu_read 1 512)
+				f1=$(cat $DBG/failures) x1=$(cpu1_xstore)
+				got0=$(on_cpu_read 0 512)
+				ktap_diag "cpu1: $got1 bytes, failures $f0 -> $f1, xstore on cpu1 ${x0:-?} -> ${x1:-?}; cpu0: $got0 bytes"
+				if [ "$got1" -le 64 ] && [ "$f1" -gt "$f0" ] && [ "$x1" = "$x0" ] && [ "$got0" = 512 ]; then
+					ktap_pass "C3/C7: no data from cpu1 ($got1 bytes from before, no XSTORE there), cpu0 delivers"
+				else
+					ktap_fail "C3/C7: no data from cpu1, cpu0 delivers (cpu1 $got1 bytes, failures $f0 -> $f1, xstore ${x0:-?} -> ${x1:-?}; cpu0 $got0 bytes)"
+				fi
+			fi
+			padlock_rmmod padlock_rngfault
+			echo 0 > $CPU1 2> /dev/null
+			echo 1 > $CPU1
+			mf2=$(cat $DBG/msr_failures)
+			got1=$(on_cpu_read 1 512)
+			if [ "$(cat $CPU1)" = 1 ] && [ "$mf2" = "$mf1" ] && [ "$got1" = 512 ]; then
+				ktap_pass "C3/C7: set up again as cpu1 comes back, cpu1 delivers"
+			else
+				ktap_fail "C3/C7: set up again as cpu1 comes back, cpu1 delivers (online $(cat $CPU1), msr_failures $mf1 -> $mf2, $got1 bytes)"
+			fi
+		fi
+	fi
+	;;
+*)
+	ktap_skip "C3/C7: a CPU whose RNG MSR set-up fails" "no MSR 0x110B on profile $PADLOCK_PROFILE"
+	;;
+esac
 
 # ---- unload / reload ---------------------------------------------------------------
 if padlock_rmmod padlock_rng && padlock_insmod padlock-rng && set_current padlock &&
