@@ -52,14 +52,20 @@ clean:
 	-@if [ -e tools/padlock-bench/Makefile ]; then $(MAKE) -C tools/padlock-bench clean; fi
 	rm -rf build
 
-# DKMS: the source list is exactly what tools/testing/kernels/lib.sh's dkms_sources
-# prints (the matrix build's files less drivers/sim/ and drivers/test/: the
-# simulator and the test modules never ship).
+# What ships (make dkms-install, the padlock-dkms package): the build files,
+# the three drivers and their headers; never drivers/sim/ or drivers/test/
+# (the simulator and the test modules).  make dkms-sources prints the list.
+DKMS_SOURCES := Kbuild Makefile VERSION dkms.conf \
+	$(sort $(shell find include drivers/aes drivers/sha drivers/rng -type f -name '*.[ch]'))
+
+dkms-sources:
+	@printf '%s\n' $(DKMS_SOURCES)
+
 dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms is missing: apt-get install dkms"; exit 1; }
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
-	bash -c '. tools/testing/kernels/lib.sh; dkms_sources' | xargs cp --parents -t $(DKMS_SRC)
+	cp --parents -t $(DKMS_SRC) $(DKMS_SOURCES)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' $(DKMS_SRC)/dkms.conf
 	install -D -m 644 packaging/dkms/padlock-blacklist-via-rng.conf $(MODPROBE_CONF)
 	dkms add -m $(DKMS_NAME) -v $(VERSION)
@@ -117,4 +123,4 @@ deb:
 
 .PHONY: deb
 
-.PHONY: all modules bench clean dkms-install dkms-uninstall setup fetch matrix demo check check-long check-image checkpatch debug-kernel check-debug bench-figures qemu
+.PHONY: all modules bench clean dkms-sources dkms-install dkms-uninstall setup fetch matrix demo check check-long check-image checkpatch debug-kernel check-debug bench-figures qemu

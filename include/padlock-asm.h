@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The PadLock asm of the product: the only place in what ships (the
- * drivers and their DKMS sources) that emits PadLock instructions.  The
- * only other PadLock asm in the tree is the test instruments' header,
- * drivers/test/padlock-test-asm.h (raw wrappers and two encodings no
- * driver may issue), which builds on the encodings below and is never
- * shipped.
+ * The PadLock asm of the drivers: the only place in what ships (the
+ * drivers and their DKMS sources) that emits PadLock instructions, each
+ * encoding written once.  Kernel code only.
  *
  * Every wrapper states, in its asm operands, exactly what the instruction
  * reads ("input"), what it advances or rewrites ("+" operands) and what it
@@ -38,42 +35,22 @@
  * state is kept in software.
  *
  * Semantics: docs/hardware.md sections 1.1-1.8 (opcodes in 1.1).
- *
- * The header is also usable from user space (test programs): without
- * __KERNEL__ the includer provides u8, u32, __always_inline, __aligned().
  */
 #ifndef PADLOCK_ASM_H
 #define PADLOCK_ASM_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
+
 /* The kernel is built without a red zone: pushf may use the stack. */
 #define PADLOCK_RELOAD		"pushf\n\tpopf\n\t"
-#else
-/*
- * User space (test programs): the includer defines u8, u32,
- * __always_inline and __aligned() first, as the kernel has them.
- */
-#ifdef __x86_64__
-/* User space on x86-64 has a 128-byte red zone below rSP: step over it. */
-#define PADLOCK_RELOAD		"lea -128(%%rsp), %%rsp\n\tpushf\n\tpopf\n\t"
-#define PADLOCK_RELOAD_END	"\n\tlea 128(%%rsp), %%rsp"
-#else
-#define PADLOCK_RELOAD		"pushf\n\tpopf\n\t"
-#endif
-#endif
-#ifndef PADLOCK_RELOAD_END
-#define PADLOCK_RELOAD_END	""
-#endif
 
 /*
  * Encodings (docs/hardware.md 1.1).  The F3 byte is part of the opcode, not a
- * REP.  No driver issues REP XSTORE (padlock-rng.c says why); its encoding
- * is here for the test instruments only.
+ * REP.  XSTORE is the plain one: no driver issues REP XSTORE (padlock-rng.c
+ * says why).
  */
 #define PADLOCK_OP_XSTORE	".byte 0x0f,0xa7,0xc0"
-#define PADLOCK_OP_REP_XSTORE	".byte 0xf3,0x0f,0xa7,0xc0"
 #define PADLOCK_OP_XCRYPT_ECB	".byte 0xf3,0x0f,0xa7,0xc8"
 #define PADLOCK_OP_XCRYPT_CBC	".byte 0xf3,0x0f,0xa7,0xd0"
 #define PADLOCK_OP_XCRYPT_CTR	".byte 0xf3,0x0f,0xa7,0xd8"
@@ -114,7 +91,7 @@ static __always_inline void padlock_xcrypt_ecb(const void *in, void *out,
 {
 	unsigned long junk;
 
-	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_ECB PADLOCK_RELOAD_END
+	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_ECB
 		     : "+S" (in), "+D" (out), "+c" (blocks), "=a" (junk),
 		       "+d" (cw), "+b" (key)
 		     : : "memory", "cc");
@@ -133,7 +110,7 @@ padlock_xcrypt_##mode(const void *in, void *out, const void *key,	\
 		      const struct padlock_cword *cw, void *iv,	\
 		      unsigned long blocks)				\
 {									\
-	asm volatile(PADLOCK_RELOAD op PADLOCK_RELOAD_END		\
+	asm volatile(PADLOCK_RELOAD op					\
 		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (iv),	\
 		       "+d" (cw), "+b" (key)				\
 		     : : "memory", "cc");				\
@@ -157,7 +134,7 @@ static __always_inline void padlock_xcrypt_ctr(const void *in, void *out,
 					       const struct padlock_cword *cw,
 					       void *ctr, unsigned long blocks)
 {
-	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_CTR PADLOCK_RELOAD_END
+	asm volatile(PADLOCK_RELOAD PADLOCK_OP_XCRYPT_CTR
 		     : "+S" (in), "+D" (out), "+c" (blocks), "+a" (ctr),
 		       "+d" (cw), "+b" (key)
 		     : : "memory", "cc");

@@ -125,27 +125,6 @@
 #endif
 
 /*
- * The kernel's own AES and SHA drivers, by driver name, for the test
- * modules that compare ours with them (drivers/test/).  AES: "aes-generic",
- * from 7.0 on (the prepared-key rework above) "aes-lib".  SHA and HMAC:
- * "shaN-generic" and the hmac template over it, from ~6.17 on (the SHA
- * library contexts, PADLOCK_HAVE_SHA_LIB_CTX) the library's own "shaN-lib"
- * and "hmac-shaN-lib".  The SHA ones are formats around the hash's name.
- */
-#ifdef PADLOCK_HAVE_AES_PREPARED_KEYS
-#define PADLOCK_KERNEL_AES_DRIVER	"aes-lib"
-#else
-#define PADLOCK_KERNEL_AES_DRIVER	"aes-generic"
-#endif
-#ifdef PADLOCK_HAVE_SHA_LIB_CTX
-#define PADLOCK_KERNEL_SHA_DRIVER	"%s-lib"
-#define PADLOCK_KERNEL_HMAC_DRIVER	"hmac-%s-lib"
-#else
-#define PADLOCK_KERNEL_SHA_DRIVER	"%s-generic"
-#define PADLOCK_KERNEL_HMAC_DRIVER	"hmac(%s-generic)"
-#endif
-
-/*
  * ~6.17: shash ->export_core()/->import_core(), the state without the
  * partial block.  The hmac template only accepts hashes that have them
  * (Kbuild probes include/crypto/hash.h: PADLOCK_HAVE_SHASH_EXPORT_CORE).
@@ -171,21 +150,6 @@ static inline void padlock_shash_set_export_core(struct shash_alg *alg,
 						 padlock_shash_import_t imp)
 {
 }
-#endif
-
-/*
- * 6.4 split a module's memory layout into mod->mem[MOD_TEXT, ...] (an enum,
- * nothing to probe): where the core text of a module lies (padlock-sim
- * watches the key reloads of other modules' code).
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-#define PADLOCK_MODULE_TEXT(mod) (&(mod)->mem[MOD_TEXT])
-#define PADLOCK_MODULE_TEXT_BASE(t) ((unsigned long)(t)->base)
-#define PADLOCK_MODULE_TEXT_SIZE(t) ((t)->size)
-#else
-#define PADLOCK_MODULE_TEXT(mod) (&(mod)->core_layout)
-#define PADLOCK_MODULE_TEXT_BASE(t) ((unsigned long)(t)->base)
-#define PADLOCK_MODULE_TEXT_SIZE(t) ((t)->text_size)
 #endif
 
 #endif /* PADLOCK_COMPAT_H */

@@ -109,8 +109,8 @@ static void sim_popf_watch(struct module *mod)
 	unsigned int n = 0;
 	const u8 *b;
 
-	base = PADLOCK_MODULE_TEXT_BASE(PADLOCK_MODULE_TEXT(mod));
-	size = PADLOCK_MODULE_TEXT_SIZE(PADLOCK_MODULE_TEXT(mod));
+	base = SIM_MODULE_TEXT_BASE(mod);
+	size = SIM_MODULE_TEXT_SIZE(mod);
 	for (p = base; p + 2 <= base + size && n < SIM_POPF_MAX_PROBES; p++) {
 		b = (const u8 *)p;
 		if (b[0] != 0x9c || b[1] != 0x9d)

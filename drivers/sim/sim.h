@@ -17,6 +17,20 @@
 #include <linux/string.h>
 #include <asm/ptrace.h>
 
+/*
+ * Where the core text of a module lies (sim-popf.c watches the key reloads
+ * of other modules' code).  6.4 split a module's memory layout into
+ * mod->mem[MOD_TEXT, ...]; before, mod->core_layout (the probe in
+ * drivers/test/tests.kbuild: PADLOCK_HAVE_MODULE_MEM).
+ */
+#ifdef PADLOCK_HAVE_MODULE_MEM
+#define SIM_MODULE_TEXT_BASE(mod)	((unsigned long)(mod)->mem[MOD_TEXT].base)
+#define SIM_MODULE_TEXT_SIZE(mod)	((mod)->mem[MOD_TEXT].size)
+#else
+#define SIM_MODULE_TEXT_BASE(mod)	((unsigned long)(mod)->core_layout.base)
+#define SIM_MODULE_TEXT_SIZE(mod)	((mod)->core_layout.text_size)
+#endif
+
 /* ---- CPU profiles ------------------------------------------------------ */
 
 #define SIM_HAS_RNG	BIT(0)

@@ -20,7 +20,7 @@
  * sweep of the counter's 16-bit wrap (dt_edge_params(), 18,432 cases).
  * Ours is taken by its driver name (ecb-aes-padlock, sha256-padlock,
  * hmac-sha256-padlock, ...), the kernel's by the driver names of
- * include/padlock-compat.h (they changed between 5.10 and 7.x).
+ * padlock-test-compat.h (they changed between 5.10 and 7.x).
  *
  * Each request draws:
  *  - a key: mostly a valid size, sometimes any size up to twice the
@@ -66,6 +66,7 @@
 #include <crypto/skcipher.h>
 #include <crypto/internal/cipher.h>
 
+#include "padlock-test-compat.h"
 #include "padlock-test-run.h"
 
 #define DT_DEFAULT_MAXLEN	(4 * PAGE_SIZE + 100)

@@ -39,7 +39,7 @@ echo '#include <errno.h>' > "$tmp/probe.c"
 "$cc" -E -o /dev/null "$tmp/probe.c" 2> /dev/null ||
 	ktap_skip_all "no C library headers in this root (libc6-dev) to build the test program"
 # built on the host for this root when current (lib/guest-build.sh)
-if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/sim_user" selftests/padlock/lib/sim_user.c include 2>&1); then
+if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/sim_user" selftests/padlock/lib/sim_user.c drivers/test 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build lib/sim_user.c"
 	ktap_finish

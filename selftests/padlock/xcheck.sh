@@ -46,7 +46,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # built on the host for this root when current (lib/guest-build.sh)
 if ! out=$(guest_cc "$PADLOCK_TOP" "$tmp/xcheck_exec" selftests/padlock/lib/xcheck_exec.c \
-	include drivers/test 2>&1); then
+	drivers/test 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build lib/xcheck_exec.c"
 	ktap_finish

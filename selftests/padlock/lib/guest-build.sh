@@ -110,8 +110,8 @@ guest_root() {
 # -O2 -Wall: "SOURCE INCLUDE-DIR..." relative to the top of the tree.
 guest_cc_programs() {
 	cat <<'LIST'
-selftests/padlock/lib/xcheck_exec.c include drivers/test
-selftests/padlock/lib/sim_user.c include
+selftests/padlock/lib/xcheck_exec.c drivers/test
+selftests/padlock/lib/sim_user.c drivers/test
 selftests/padlock/lib/charge_clock.c provider
 selftests/padlock/lib/neighbour.c
 LIST

@@ -24,8 +24,7 @@
  * both VMs use the same ones).
  *
  * The raw instruction wrappers (every operand register in and out) come
- * from drivers/test/padlock-test-asm.h, the opcodes from
- * include/padlock-asm.h: build with -I include -I drivers/test.
+ * from drivers/test/padlock-test-asm.h: build with -I drivers/test.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -38,7 +37,6 @@
 #include <sys/mman.h>
 
 #include "padlock_user.h"
-#include "padlock-test-asm.h"
 
 #define PG		4096UL
 /* the arena: fixed, below 4 GiB so that a 32-bit build uses the same */

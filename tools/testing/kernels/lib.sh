@@ -102,14 +102,15 @@ module_sources() {
 	(cd "$PADLOCK_TOP" && for f in Kbuild Makefile VERSION dkms.conf; do
 		[ -e "$f" ] && echo "$f"
 	 done
-	 find include drivers -type f \( -name '*.c' -o -name '*.h' \) | sort)
+	 find include drivers -type f \( -name '*.c' -o -name '*.h' -o -name '*.kbuild' \) | sort)
 }
 
-# What ships (make dkms-install, the padlock-dkms package): the module
-# sources without the simulator and the test modules, which only the test
-# builds need (DKMS builds with PADLOCK_SIM=n).
+# What ships (make dkms-install, the padlock-dkms package): the Makefile's
+# list (make dkms-sources), the module sources without the simulator and
+# the test modules, which only the test builds need (DKMS builds with
+# PADLOCK_SIM=n).
 dkms_sources() {
-	module_sources | grep -v -E '^drivers/(sim|test)/'
+	make --no-print-directory -s -C "$PADLOCK_TOP" dkms-sources
 }
 
 # qemu_model_cpu PROFILE CPU: the QEMU -cpu string CPU (the profile's line of
