@@ -837,8 +837,15 @@ static int aes_get_ctx_params(void *vc, OSSL_PARAM params[])
 			if (!ok)
 				PL_ERR(c->pc, PL_R_INVALID_TAG);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_TLS_MAC)) {
-			ok = c->mode == PL_CBC &&
-			     pl_param_set_octet_ptr(p, c->tls_mac, c->tls_macsize);
+			/*
+			 * The MAC of the last CBC record; none in other modes.
+			 * libssl asks for it after every DTLS record, AEAD ones
+			 * included, and GCM leaves the request unanswered as
+			 * OpenSSL's own GCM does.
+			 */
+			ok = c->mode == PL_GCM ||
+			     pl_param_set_octet_ptr(p, c->mode == PL_CBC ? c->tls_mac : NULL,
+						    c->tls_macsize);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) {
 			ok = c->mode == PL_GCM && pl_param_set_size(p, PL_TLS_TAG);
 		} else if (!strcmp(p->key, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) {

@@ -739,13 +739,17 @@ static long tls_rec(EVP_CIPHER_CTX *ctx, unsigned char *rec, size_t len,
 	if (!EVP_CipherUpdate(ctx, rec, &outl, rec, (int)len))
 		return -1;
 	*mac = NULL;
-	if (macsize && !EVP_CIPHER_CTX_is_encrypting(ctx)) {
+	/*
+	 * libssl asks for the MAC after every record it opens: TLS where the
+	 * suite has one, DTLS always (GCM included, with a size of 0).
+	 */
+	if (!EVP_CIPHER_CTX_is_encrypting(ctx)) {
 		OSSL_PARAM p[2];
 
 		p[0] = OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC,
 						      (void **)mac, macsize);
 		p[1] = OSSL_PARAM_construct_end();
-		if (!EVP_CIPHER_CTX_get_params(ctx, p) || !*mac)
+		if (!EVP_CIPHER_CTX_get_params(ctx, p) || (macsize && !*mac))
 			return -2;
 	}
 	return outl;
