@@ -900,21 +900,19 @@ MODULE_DESCRIPTION("AES with the VIA/Zhaoxin PadLock ACE unit (ecb, cbc, ctr, xt
 MODULE_LICENSE("GPL");
 MODULE_VERSION(PADLOCK_VERSION);
 MODULE_IMPORT_NS("CRYPTO_INTERNAL");
-MODULE_ALIAS_CRYPTO("aes");
+/*
+ * Autoload: the CPU-feature modalias (MODULE_DEVICE_TABLE above) loads the
+ * module where PadLock exists; the aliases are the driver names only, so
+ * that looking up a generic name ("aes", "xts(aes)") on any machine does
+ * not try to load it.
+ */
 MODULE_ALIAS_CRYPTO("aes-padlock");
-MODULE_ALIAS_CRYPTO("ecb(aes)");
 MODULE_ALIAS_CRYPTO("ecb-aes-padlock");
-MODULE_ALIAS_CRYPTO("cbc(aes)");
 MODULE_ALIAS_CRYPTO("cbc-aes-padlock");
-MODULE_ALIAS_CRYPTO("ctr(aes)");
 MODULE_ALIAS_CRYPTO("ctr-aes-padlock");
-MODULE_ALIAS_CRYPTO("xts(aes)");
 MODULE_ALIAS_CRYPTO("xts-aes-padlock");
-MODULE_ALIAS_CRYPTO("cts(cbc(aes))");
 MODULE_ALIAS_CRYPTO("cts-cbc-aes-padlock");
 #ifdef PADLOCK_CFB_OFB
-MODULE_ALIAS_CRYPTO("cfb(aes)");
 MODULE_ALIAS_CRYPTO("cfb-aes-padlock");
-MODULE_ALIAS_CRYPTO("ofb(aes)");
 MODULE_ALIAS_CRYPTO("ofb-aes-padlock");
 #endif

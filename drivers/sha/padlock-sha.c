@@ -1007,21 +1007,17 @@ module_exit(padlock_sha_mod_exit);
 MODULE_DESCRIPTION("VIA/Zhaoxin PadLock PHE SHA-1/SHA-224/SHA-256/SHA-384/SHA-512 and HMAC");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(PADLOCK_VERSION);
-MODULE_ALIAS_CRYPTO("sha1");
-MODULE_ALIAS_CRYPTO("sha224");
-MODULE_ALIAS_CRYPTO("sha256");
-MODULE_ALIAS_CRYPTO("sha384");
-MODULE_ALIAS_CRYPTO("sha512");
+/*
+ * Autoload: the CPU-feature modalias (MODULE_DEVICE_TABLE above) loads the
+ * module where PadLock exists; the aliases are the driver names only, so
+ * that looking up a generic name ("sha256", "hmac(sha256)") on any machine
+ * does not try to load it.
+ */
 MODULE_ALIAS_CRYPTO("sha1-padlock");
 MODULE_ALIAS_CRYPTO("sha224-padlock");
 MODULE_ALIAS_CRYPTO("sha256-padlock");
 MODULE_ALIAS_CRYPTO("sha384-padlock");
 MODULE_ALIAS_CRYPTO("sha512-padlock");
-MODULE_ALIAS_CRYPTO("hmac(sha1)");
-MODULE_ALIAS_CRYPTO("hmac(sha224)");
-MODULE_ALIAS_CRYPTO("hmac(sha256)");
-MODULE_ALIAS_CRYPTO("hmac(sha384)");
-MODULE_ALIAS_CRYPTO("hmac(sha512)");
 MODULE_ALIAS_CRYPTO("hmac-sha1-padlock");
 MODULE_ALIAS_CRYPTO("hmac-sha224-padlock");
 MODULE_ALIAS_CRYPTO("hmac-sha256-padlock");

@@ -5,7 +5,10 @@
 # (a person, or the kernel's own module request: the crypto API probing its
 # aliases); where the unit is present but disabled (padlock-sim's
 # units_disabled) it refuses with exactly one line.  Its CPU-feature
-# modalias matches this CPU exactly when the unit exists (udev autoload).
+# modalias matches this CPU exactly when the unit exists (udev autoload),
+# and its crypto aliases are its driver names only (crypto-*-padlock): a
+# generic name ("crypto-aes", "crypto-sha256") would make every machine's
+# first lookup of it try to load the module.
 . "$(dirname "$0")/lib/ktap-lib.sh"
 
 ktap_header
@@ -152,6 +155,16 @@ print("yes" if any(fnmatch.fnmatchcase(ma, a.strip()) for a in sys.stdin if a.st
 	else
 		ktap_diag "cpu modalias: $modalias" "module aliases: $(modinfo -F alias "$ko" | grep '^cpu:' | tr '\n' ' ')"
 		ktap_fail "$m: CPU modalias match=$match (unit $want)"
+	fi
+
+	# crypto aliases (crypto-NAME and NAME): the driver names only, never
+	# a generic name; besides them only the CPU modalias (cpu:)
+	calias=$(modinfo -F alias "$ko" | grep '^crypto-' | sort | tr '\n' ' ')
+	generic=$(modinfo -F alias "$ko" | grep -v '^cpu:' | grep -v -e '-padlock$' | tr '\n' ' ')
+	if [ -z "$generic" ]; then
+		ktap_pass "$m: crypto aliases are driver names only (${calias:-none})"
+	else
+		ktap_fail "$m: crypto aliases are driver names only (generic: $generic)"
 	fi
 
 	padlock_deps "$ko"
