@@ -199,13 +199,15 @@ int pl_param_set_octet_ptr(OSSL_PARAM *p, const void *v, size_t len)
 
 /* ---- memory ---- */
 
-/* A wipe the compiler may not drop: keys and buffers before free(). */
+/*
+ * A wipe the compiler may not drop: keys and buffers before free().  The C
+ * library's explicit_bzero() runs at memset()'s speed, where a loop of
+ * volatile byte stores costs a few instructions per byte, more than the
+ * engine's whole work on a short message.
+ */
 void pl_cleanse(void *p, size_t n)
 {
-	volatile unsigned char *v = p;
-
-	while (n--)
-		*v++ = 0;
+	explicit_bzero(p, n);
 }
 
 void *pl_zalloc_aligned(size_t n)
@@ -231,24 +233,27 @@ void pl_free_aligned(void *p, size_t n)
 #define PL_EDX_PAIR(edx, bit)	(((edx) >> (bit) & 3) == 3)
 
 /*
- * Whether OpenSSL's own GCM runs on AES-NI and PCLMULQDQ here (CPUID leaf
- * 1 ECX bits 25 and 1, as OpenSSL reads them after its OPENSSL_ia32cap
- * setting: "~MASK" clears bits of the first 64, a plain value replaces
- * them, ECX being the upper 32).  Then OpenSSL's GCM is many times faster
- * than ACE's counter mode with a GHASH in software (docs/performance.md
- * 5.2: about 16x at 8 KiB on a KX-6000), and the provider leaves GCM to it.
+ * Whether OpenSSL's own GCM is faster here than ACE's counter mode with
+ * the provider's constant-time GHASH in software, from the CPUID leaf 1
+ * ECX bits OpenSSL reads after its OPENSSL_ia32cap setting ("~MASK" clears
+ * bits of the first 64, a plain value replaces them, ECX being the upper
+ * 32).  With AES-NI and PCLMULQDQ (25, 1: Zhaoxin's KX-6000 and later) it
+ * is many times faster; with SSSE3 (9: the VIA Nano) OpenSSL's vector-
+ * permute AES and table GHASH overtake the provider from about 1 KiB
+ * (docs/performance.md 5.2).  Then the provider leaves GCM to OpenSSL.
  */
 static int pl_openssl_fast_gcm(unsigned int ecx1)
 {
 	unsigned long long cap = (unsigned long long)ecx1 << 32, v;
 	const char *env = secure_getenv("OPENSSL_ia32cap");
-	const unsigned long long need = 1ULL << (32 + 25) | 1ULL << (32 + 1);
+	const unsigned long long aesni_clmul = 1ULL << (32 + 25) | 1ULL << (32 + 1);
+	const unsigned long long ssse3 = 1ULL << (32 + 9);
 
 	if (env && *env && *env != ':') {
 		v = strtoull(env + (*env == '~'), NULL, 0);
 		cap = *env == '~' ? cap & ~v : v;
 	}
-	return (cap & need) == need;
+	return (cap & aesni_clmul) == aesni_clmul || (cap & ssse3);
 }
 
 static void pl_cpu_detect(void)
@@ -331,7 +336,7 @@ static void pl_cpu_detect(void)
 		 c->phe2 ? " SHA-384/512" : "",
 		 c->phe_final_only ? " (PHE is final-mode only here: SHA left to the default provider)" : "",
 		 !c->ace && !c->phe_blocks ? " no usable PadLock unit (absent or disabled); no algorithms offered, OpenSSL's default provider serves" : "",
-		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own runs on AES-NI and PCLMULQDQ here, faster)" : "");
+		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own is faster here, on AES-NI and PCLMULQDQ or SSSE3)" : "");
 }
 
 /* ---- the provider ---- */
