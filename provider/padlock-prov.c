@@ -233,33 +233,49 @@ void pl_free_aligned(void *p, size_t n)
 #define PL_EDX_PAIR(edx, bit)	(((edx) >> (bit) & 3) == 3)
 
 /*
- * Whether OpenSSL's own GCM is faster here than ACE's counter mode with
- * the provider's constant-time GHASH in software, from the CPUID leaf 1
- * ECX bits OpenSSL reads after its OPENSSL_ia32cap setting ("~MASK" clears
- * bits of the first 64, a plain value replaces them, ECX being the upper
- * 32).  With AES-NI and PCLMULQDQ (25, 1: Zhaoxin's KX-6000 and later) it
- * is many times faster; with SSSE3 (9: the VIA Nano) OpenSSL's vector-
- * permute AES and table GHASH overtake the provider from about 1 KiB
- * (docs/performance.md 5.2).  Then the provider leaves GCM to OpenSSL.
+ * The CPU features OpenSSL uses, as it reads them: CPUID leaf 1 ECX:EDX
+ * (cap[0]) and leaf 7 ECX:EBX (cap[1]), after its OPENSSL_ia32cap setting
+ * "X[:Y]": "~MASK" clears bits of a vector, a plain value replaces it, an
+ * empty X keeps the first as detected.
  */
-static int pl_openssl_fast_gcm(unsigned int ecx1)
+static void pl_openssl_caps(unsigned long long cap[2])
 {
-	unsigned long long cap = (unsigned long long)ecx1 << 32, v;
 	const char *env = secure_getenv("OPENSSL_ia32cap");
-	const unsigned long long aesni_clmul = 1ULL << (32 + 25) | 1ULL << (32 + 1);
-	const unsigned long long ssse3 = 1ULL << (32 + 9);
+	unsigned long long v;
 
-	if (env && *env && *env != ':') {
+	if (!env || !*env)
+		return;
+	if (*env != ':') {
 		v = strtoull(env + (*env == '~'), NULL, 0);
-		cap = *env == '~' ? cap & ~v : v;
+		cap[0] = *env == '~' ? cap[0] & ~v : v;
 	}
-	return (cap & aesni_clmul) == aesni_clmul || (cap & ssse3);
+	env = strchr(env, ':');
+	if (env) {
+		env++;
+		v = strtoull(env + (*env == '~'), NULL, 0);
+		cap[1] = *env == '~' ? cap[1] & ~v : v;
+	}
 }
+
+/*
+ * Where OpenSSL's own is faster than the provider (docs/performance.md
+ * 5.2, tools/measure/provider-speed), the provider leaves the algorithm to
+ * it.  GCM: ACE's counter mode with the provider's constant-time GHASH in
+ * software loses to AES-NI with PCLMULQDQ (leaf 1 ECX 25 and 1: Zhaoxin's
+ * KX-6000 and later, many times faster) and, from about 1 KiB, to SSSE3
+ * (ECX 9: the VIA Nano, OpenSSL's vector-permute AES and table GHASH).
+ * SHA-1/224/256: SHA-NI (leaf 7 EBX 29) hashes in fewer cycles per byte
+ * than PHE's XSHA.
+ */
+#define PL_CAP_SSSE3		(1ULL << (32 + 9))
+#define PL_CAP_AESNI_CLMUL	(1ULL << (32 + 25) | 1ULL << (32 + 1))
+#define PL_CAP_SHA_NI		(1ULL << 29)
 
 static void pl_cpu_detect(void)
 {
 	struct pl_cpu *c = &pl_cpu;
-	unsigned int r[4], max, edx = 0, base_family, lm = 0, ecx1 = 0;
+	unsigned int r[4], max, edx = 0, base_family, lm = 0;
+	unsigned long long cap[2] = { 0, 0 };
 	int centaur, shanghai, zhaoxin, nano_or_later, via_c3_c7;
 	char *s = c->status;
 	size_t room = sizeof(c->status);
@@ -280,8 +296,13 @@ static void pl_cpu_detect(void)
 		if (c->family >= 6)
 			c->model |= (r[0] >> 16 & 0xf) << 4;
 		c->stepping = r[0] & 0xf;
-		ecx1 = r[2];
+		cap[0] = (unsigned long long)r[2] << 32 | r[3];
 	}
+	if (max >= 7) {
+		plu_cpuid(7, r);
+		cap[1] = (unsigned long long)r[2] << 32 | r[1];
+	}
+	pl_openssl_caps(cap);
 	plu_cpuid(0x80000000, r);
 	if (r[0] >= 0x80000001) {
 		plu_cpuid(0x80000001, r);
@@ -318,7 +339,9 @@ static void pl_cpu_detect(void)
 	c->phe_blocks = PL_EDX_PAIR(edx, 10) && nano_or_later;
 	c->phe_final_only = PL_EDX_PAIR(edx, 10) && via_c3_c7;
 	c->phe2 = c->phe_blocks && PL_EDX_PAIR(edx, 25) && zhaoxin;
-	c->gcm = c->ace && !pl_openssl_fast_gcm(ecx1);
+	c->gcm = c->ace && (cap[0] & PL_CAP_AESNI_CLMUL) != PL_CAP_AESNI_CLMUL &&
+		 !(cap[0] & PL_CAP_SSSE3);
+	c->sha_ni = !!(cap[1] & PL_CAP_SHA_NI);
 	/* VIA Nano stepping 2: the prefetch erratum (docs/hardware.md 2.2) */
 	if (centaur && c->family == 6 && c->model == 0x0f && c->stepping == 2) {
 		c->ecb_fetch = 8;
@@ -328,15 +351,16 @@ static void pl_cpu_detect(void)
 		c->cbc_fetch = 1;
 	}
 
-	snprintf(s, room, "padlock %s: %s family %u model %#x stepping %u, CPUID 0xC0000001 EDX %#x:%s%s%s%s%s%s%s",
+	snprintf(s, room, "padlock %s: %s family %u model %#x stepping %u, CPUID 0xC0000001 EDX %#x:%s%s%s%s%s%s%s%s",
 		 PL_VERSION, c->vendor, c->family, c->model, c->stepping, edx,
 		 c->ace ? (c->gcm ? " AES-ECB/CBC/CFB/OFB/GCM" : " AES-ECB/CBC/CFB/OFB") : "",
 		 c->ace ? (c->ctr_hw ? " AES-CTR(xcrypt-ctr)" : " AES-CTR(on xcrypt-ecb)") : "",
-		 c->phe_blocks ? " SHA-1/224/256" : "",
+		 c->phe_blocks && !c->sha_ni ? " SHA-1/224/256" : "",
 		 c->phe2 ? " SHA-384/512" : "",
 		 c->phe_final_only ? " (PHE is final-mode only here: SHA left to the default provider)" : "",
 		 !c->ace && !c->phe_blocks ? " no usable PadLock unit (absent or disabled); no algorithms offered, OpenSSL's default provider serves" : "",
-		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own is faster here, on AES-NI and PCLMULQDQ or SSSE3)" : "");
+		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own is faster here, on AES-NI and PCLMULQDQ or SSSE3)" : "",
+		 c->phe_blocks && c->sha_ni ? " (SHA-1/224/256 left to the default provider: OpenSSL's own runs on SHA-NI here, faster)" : "");
 }
 
 /* ---- the provider ---- */

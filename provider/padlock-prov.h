@@ -26,6 +26,7 @@ struct pl_cpu {
 	int phe_final_only;	/* C7: final mode only (not used, see sha) */
 	int phe2;		/* SHA-384/512 (Zhaoxin) */
 	int gcm;		/* offer GCM: OpenSSL's own is not faster */
+	int sha_ni;		/* OpenSSL's SHA-1/256 on SHA-NI: faster */
 	unsigned int ecb_fetch, cbc_fetch;	/* blocks per fetch group */
 	char status[512];
 };

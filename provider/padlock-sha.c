@@ -277,11 +277,20 @@ const OSSL_ALGORITHM *pl_digest_algs(void)
 	return pl_sha_all;
 }
 
+/*
+ * PHE's three where OpenSSL's own has no SHA-NI to run on, PHE2's two
+ * where the CPU has them.
+ */
 void pl_digests_setup(void)
 {
+	size_t i, n = 0;
+
 	memset(pl_digest_table, 0, sizeof(pl_digest_table));
-	if (pl_cpu.phe_blocks)
-		memcpy(pl_digest_table, pl_sha_all, (pl_cpu.phe2 ? 5 : 3) * sizeof(pl_sha_all[0]));
+	for (i = 0; pl_sha_all[i].algorithm_names; i++) {
+		if (!pl_cpu.phe_blocks || (i < 3 ? pl_cpu.sha_ni : !pl_cpu.phe2))
+			continue;
+		pl_digest_table[n++] = pl_sha_all[i];
+	}
 }
 
 const OSSL_ALGORITHM *pl_digests(void)
