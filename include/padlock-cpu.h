@@ -189,4 +189,38 @@ static inline int padlock_cpu_aes_cipher_priority(int param, int prio)
 	return prio > 100 ? prio - 100 : 1;
 }
 
+/*
+ * Crypto priority of padlock-sha's hashes; each hmac driver gets one more,
+ * above the hmac template over our own hash.  Without SHA-NI: 400, above
+ * every other SHA driver (the kernel's x86 ones 150-250, the SHA library's
+ * shaN-lib 300).  On a CPU that also has SHA-NI (some Zhaoxin parts),
+ * SHA-1, SHA-224 and SHA-256 go to 248 (hmac 249): below the lowest
+ * priority at which any kernel of the range registers its SHA-NI-backed
+ * driver (sha1-ni, sha256-ni 250 before the SHA library; sha256-x86_64,
+ * shaN-lib 300 after it), above its AVX2/SSSE3 ones (150-170).  The cost
+ * model (tools/padlock-bench/cpu-models.conf, kx7000) puts XSHA256 at 474
+ * cycles per instruction plus 3.31 per byte: 10.7 cycles per byte for a
+ * 64-byte block, 3.43 at 4 KiB; SHA-NI runs in the core with no such
+ * start-up, and Linux's own SHA-256 library uses XSHA256 only on Zhaoxin
+ * CPUs without SHA-NI.  SHA-384/512 have no SHA-NI counterpart: 400.  The
+ * "priority" module parameter (> 0) sets every hash's priority.
+ */
+#define PADLOCK_SHA_PRIORITY		400
+#define PADLOCK_SHA_PRIORITY_SHA_NI	248
+
+static inline bool padlock_cpu_has_sha_ni(void)
+{
+	return boot_cpu_has(X86_FEATURE_SHA_NI);
+}
+
+/* @sha_ni_alg: SHA-1, SHA-224 or SHA-256, which SHA-NI computes */
+static inline int padlock_cpu_sha_priority(int param, bool sha_ni_alg)
+{
+	if (param > 0)
+		return param;
+	if (sha_ni_alg && padlock_cpu_has_sha_ni())
+		return PADLOCK_SHA_PRIORITY_SHA_NI;
+	return PADLOCK_SHA_PRIORITY;
+}
+
 #endif /* PADLOCK_CPU_H */

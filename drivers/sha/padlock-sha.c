@@ -86,9 +86,9 @@
 #include "padlock-asm.h"
 #include "padlock-cpu.h"
 
-static int priority = 400;
+static int priority;
 module_param(priority, int, 0444);
-MODULE_PARM_DESC(priority, "crypto priority of the algorithms (default 400, above every software SHA driver; the hmac drivers get one more, above the hmac template over our own hashes)");
+MODULE_PARM_DESC(priority, "crypto priority of the hashes (the hmac drivers get one more, above the hmac template over our own hashes); 0 = 400, above every software SHA driver, or 248 for SHA-1/224/256 on a CPU with SHA-NI, below the kernel's SHA-NI drivers");
 
 enum padlock_sha_mode { PADLOCK_SHA_FINAL_ONLY, PADLOCK_SHA_NANO, PADLOCK_SHA_ZHAOXIN };
 enum padlock_sha_engine {
@@ -895,6 +895,7 @@ static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
 {
 	const struct padlock_sha_info *pi = a->info;
 	struct shash_alg *alg = &a->alg;
+	bool sha_ni_alg;
 
 	/* hmac: its own ends and key; the inner hash's descriptor, export, import */
 	alg->digestsize = pi->ds;
@@ -921,7 +922,8 @@ static void padlock_sha_setup_alg(struct padlock_sha_alg *a)
 		alg->statesize = pi->generic_size;
 	}
 	/* hmac: above the hmac template over our own hashes */
-	alg->base.cra_priority = priority + a->hmac;
+	sha_ni_alg = pi->engine == PADLOCK_SHA_XSHA1 || pi->engine == PADLOCK_SHA_XSHA256;
+	alg->base.cra_priority = padlock_cpu_sha_priority(priority, sha_ni_alg) + a->hmac;
 	alg->base.cra_blocksize = pi->bs;
 }
 
@@ -957,7 +959,7 @@ static int __init padlock_sha_mod_init(void)
 		[PADLOCK_SHA_ZHAOXIN] = "Zhaoxin: block mode, software padding",
 	};
 	bool phe2;
-	int i, err;
+	int i, err, prio;
 
 	/* export, import and the generic drivers' states: the same bytes */
 	PADLOCK_SHA_SAME_LAYOUT(struct padlock_sha1_desc, struct sha1_state, buffer);
@@ -991,8 +993,12 @@ static int __init padlock_sha_mod_init(void)
 		}
 		padlock_sha_algs[i].registered = true;
 	}
+	prio = padlock_cpu_sha_priority(priority, true);
+	if (prio != padlock_cpu_sha_priority(priority, false))
+		pr_info("CPU also has SHA-NI: sha1/sha224/sha256 priority %d (hmac %d), below the kernel's SHA-NI drivers, so the kernel prefers SHA-NI (priority=%d prefers PadLock)\n",
+			prio, prio + 1, PADLOCK_SHA_PRIORITY);
 	pr_info("PadLock PHE%s: %s, priority %d (hmac %d)\n", phe2 ? "+PHE2" : "",
-		names[padlock_sha_mode], priority, priority + 1);
+		names[padlock_sha_mode], prio, prio + 1);
 	return 0;
 }
 

@@ -173,6 +173,44 @@ module_param_cb(units_disabled, &units_disabled_ops, &sim_units_disabled, 0644);
 MODULE_PARM_DESC(units_disabled,
 		 "units present but disabled (CPUID present bit without enabled bit), mask: 1 rng, 2 ace, 4 ace2, 8 phe, 32 phe2");
 
+/*
+ * claim_sha_ni: the CPU claims SHA-NI (X86_FEATURE_SHA_NI), as some Zhaoxin
+ * parts have it, so that a driver's choice for such a CPU can be seen
+ * (load.sh: padlock-sha's priorities).  Only the capability bit: the
+ * virtual CPU cannot execute SHA-NI, so nothing may use it while it is set
+ * (a kernel SHA driver loaded then would register a SHA-NI path).  Set
+ * only if the CPU did not have it already; cleared again on 0 and when
+ * the simulator goes.
+ */
+static bool sim_claim_sha_ni, sim_sha_ni_ours;
+static void sim_cap_bit(unsigned int bit, bool on);
+
+static int claim_sha_ni_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err = kstrtobool(val, &on);
+
+	if (err)
+		return err;
+	if (on && !sim_sha_ni_ours && !boot_cpu_has(X86_FEATURE_SHA_NI)) {
+		sim_cap_bit(X86_FEATURE_SHA_NI, true);
+		sim_sha_ni_ours = true;
+	} else if (!on && sim_sha_ni_ours) {
+		sim_cap_bit(X86_FEATURE_SHA_NI, false);
+		sim_sha_ni_ours = false;
+	}
+	sim_claim_sha_ni = on;
+	return 0;
+}
+
+static const struct kernel_param_ops claim_sha_ni_ops = {
+	.set = claim_sha_ni_set,
+	.get = param_get_bool,
+};
+module_param_cb(claim_sha_ni, &claim_sha_ni_ops, &sim_claim_sha_ni, 0644);
+MODULE_PARM_DESC(claim_sha_ni,
+		 "the CPU claims SHA-NI (capability bit only: nothing may execute it meanwhile); 0 clears what this set");
+
 /* ---- counters, random numbers -------------------------------------------- */
 
 DEFINE_PER_CPU(struct sim_cpu_stats, sim_stats);
@@ -926,6 +964,8 @@ static void __exit padlock_sim_exit(void)
 {
 	debugfs_remove_recursive(sim_dir);
 	cpuhp_remove_state_nocalls(sim_cpuhp);
+	if (sim_sha_ni_ours)
+		sim_cap_bit(X86_FEATURE_SHA_NI, false);
 	sim_clear_caps();
 	unregister_die_notifier(&sim_die_nb);
 	sim_popf_exit();

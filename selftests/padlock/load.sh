@@ -4,7 +4,10 @@
 # lacks the unit it refuses with ENODEV and no log line, whoever loads it
 # (a person, or the kernel's own module request: the crypto API probing its
 # aliases); where the unit is present but disabled (padlock-sim's
-# units_disabled) it refuses with exactly one line.  Its CPU-feature
+# units_disabled) it refuses with exactly one line.  padlock-sha ranks at
+# 400 (hmac 401), or, on a CPU that also has SHA-NI (padlock-sim's
+# claim_sha_ni), SHA-1/224/256 at 248 (hmac 249), below the kernel's
+# SHA-NI drivers, and SHA-384/512 still at 400.  Its CPU-feature
 # modalias matches this CPU exactly when the unit exists (udev autoload),
 # and its crypto aliases are its driver names only (crypto-*-padlock): a
 # generic name ("crypto-aes", "crypto-sha256") would make every machine's
@@ -45,6 +48,26 @@ sha_mode() {
 proc_prio() {
 	awk -F': ' -v d="$1" '$1 ~ /^driver/ { on = ($2 == d) } on && $1 ~ /^priority/ { print $2; exit }' /proc/crypto
 }
+# sha_prios: "alg=priority" of each padlock-sha driver registered
+sha_prios() {
+	local a
+	for a in sha1 sha224 sha256 sha384 sha512; do
+		[ -n "$(proc_prio "$a-padlock")" ] &&
+			printf '%s=%s,%s ' "$a" "$(proc_prio "$a-padlock")" "$(proc_prio "hmac-$a-padlock")"
+	done
+}
+# sha_prios_ok SHA_NI(yes|no): the priorities padlock-sha must have chosen
+sha_prios_ok() {
+	local a p h want
+	for a in sha1 sha224 sha256 sha384 sha512; do
+		p=$(proc_prio "$a-padlock") h=$(proc_prio "hmac-$a-padlock")
+		[ -n "$p" ] || continue
+		want=400
+		case "$1,$a" in yes,sha1|yes,sha224|yes,sha256) want=248 ;; esac
+		[ "$p" = $want ] && [ "$h" = $((want + 1)) ] || return 1
+	done
+	[ -n "$(proc_prio sha256-padlock)" ]
+}
 check_path() {	# module, its load log lines
 	local want got
 	case "$1" in
@@ -55,6 +78,12 @@ check_path() {	# module, its load log lines
 		else
 			ktap_diag "log: $2"
 			ktap_fail "padlock-sha: mode \"${want%: }\" on $PADLOCK_PROFILE"
+		fi
+		if has sha_ni; then want=yes; else want=no; fi
+		if sha_prios_ok $want; then
+			ktap_pass "padlock-sha: default priorities (SHA-NI: $want): $(sha_prios)"
+		else
+			ktap_fail "padlock-sha: default priorities (SHA-NI: $want): $(sha_prios)"
 		fi ;;
 	padlock-aes)
 		if has aes; then want=350; else want=450; fi
@@ -210,6 +239,38 @@ print("yes" if any(fnmatch.fnmatchcase(ma, a.strip()) for a in sys.stdin if a.st
 	fi
 done
 rm -rf "$probe_dir"
+
+# A CPU that also has SHA-NI: padlock-sim claims it (the capability bit
+# only) while padlock-sha loads; SHA-1/224/256 must rank below the
+# kernel's SHA-NI drivers, SHA-384/512 not.
+CLAIM=/sys/module/padlock_sim/parameters/claim_sha_ni
+if [ ! -w $CLAIM ] || ! unit_of padlock-sha || has sha_ni; then
+	ktap_skip "padlock-sha on a CPU with SHA-NI" \
+		"needs padlock-sim's claim_sha_ni, a PHE unit and a CPU without SHA-NI of its own"
+else
+	padlock_rmmod padlock-sha
+	echo 1 > $CLAIM
+	before=$(dmesg | wc -l)
+	if padlock_insmod padlock-sha 2>/dev/null; then
+		log=$(dmesg | tail -n +$((before + 1)) | grep 'padlock_sha: ')
+		if sha_prios_ok yes && printf '%s\n' "$log" | grep -q 'CPU also has SHA-NI'; then
+			ktap_pass "padlock-sha on a CPU with SHA-NI: below the kernel's SHA-NI drivers: $(sha_prios)"
+		else
+			ktap_diag "log: $log"
+			ktap_fail "padlock-sha on a CPU with SHA-NI: below the kernel's SHA-NI drivers: $(sha_prios)"
+		fi
+	else
+		ktap_fail "padlock-sha on a CPU with SHA-NI: loads"
+	fi
+	t=0
+	until padlock_rmmod padlock-sha 2>/dev/null; do
+		t=$((t + 1))
+		[ $t -ge 600 ] && break
+		sleep 1
+	done
+	echo 0 > $CLAIM
+	grep -qw sha_ni /proc/cpuinfo && ktap_fail "padlock-sim's claim_sha_ni cleared again"
+fi
 
 # A unit that is present but disabled (CPUID present bit without enabled
 # bit, as firmware can leave it): padlock-sim's units_disabled mask
