@@ -268,12 +268,25 @@ void pl_aes_encrypt1(struct pl_aes *c, unsigned char *out, const unsigned char *
 	memcpy(out, c->bounce, 16);
 }
 
+/*
+ * out = a ^ b, eight bytes at a time (the keystream of CTR, OFB and GCM:
+ * byte by byte this cost several times the engine's own time).  out may
+ * be a, not overlap it otherwise.
+ */
 void pl_xor_bytes(unsigned char *out, const unsigned char *a,
 		  const unsigned char *b, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
+	for (; n - i >= 8; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		x ^= y;
+		memcpy(out + i, &x, 8);
+	}
+	for (; i < n; i++)
 		out[i] = a[i] ^ b[i];
 }
 
@@ -1038,14 +1051,17 @@ const OSSL_ALGORITHM *pl_cipher_algs(void)
 	return pl_all_ciphers;
 }
 
-/* What is offered: AES where ACE passed its self-test, GCM where it pays. */
+/*
+ * What is offered: AES where ACE passed its self-test and OpenSSL's own has
+ * no AES-NI, GCM where it pays (padlock-prov.c).
+ */
 void pl_ciphers_setup(void)
 {
 	const OSSL_ALGORITHM *a;
 	size_t n = 0;
 
 	memset(pl_cipher_table, 0, sizeof(pl_cipher_table));
-	for (a = pl_all_ciphers; pl_cpu.ace && a->algorithm_names; a++)
+	for (a = pl_all_ciphers; pl_cpu.ace && !pl_cpu.aes_ni && a->algorithm_names; a++)
 		if (pl_cpu.gcm || !strstr(a->algorithm_names, "-GCM"))
 			pl_cipher_table[n++] = *a;
 }

@@ -210,11 +210,15 @@ void pl_cleanse(void *p, size_t n)
 	explicit_bzero(p, n);
 }
 
+/*
+ * Contexts hold the engine's operands (16-byte aligned): the C library's
+ * own alignment, so that this costs a plain malloc().
+ */
 void *pl_zalloc_aligned(size_t n)
 {
 	void *p;
 
-	if (posix_memalign(&p, 64, n))
+	if (posix_memalign(&p, 16, n))
 		return NULL;
 	memset(p, 0, n);
 	return p;
@@ -260,15 +264,17 @@ static void pl_openssl_caps(unsigned long long cap[2])
 /*
  * Where OpenSSL's own is faster than the provider (docs/performance.md
  * 5.2, tools/measure/provider-speed), the provider leaves the algorithm to
- * it.  GCM: ACE's counter mode with the provider's constant-time GHASH in
- * software loses to AES-NI with PCLMULQDQ (leaf 1 ECX 25 and 1: Zhaoxin's
- * KX-6000 and later, many times faster) and, from about 1 KiB, to SSSE3
- * (ECX 9: the VIA Nano, OpenSSL's vector-permute AES and table GHASH).
- * SHA-1/224/256: SHA-NI (leaf 7 EBX 29) hashes in fewer cycles per byte
- * than PHE's XSHA.
+ * it.  AES: with AES-NI (leaf 1 ECX 25: Zhaoxin's KX-6000 and later)
+ * OpenSSL's counter mode and CBC decryption run several blocks at once and
+ * overtake ACE, and its one-block calls are shorter, so no AES is offered
+ * there (the kernel driver, likewise, ranks below AES-NI).  GCM: ACE's
+ * counter mode with the provider's constant-time GHASH in software loses,
+ * from about 1 KiB, to SSSE3 (ECX 9: the VIA Nano, OpenSSL's vector-permute
+ * AES and table GHASH).  SHA-1/224/256: SHA-NI (leaf 7 EBX 29) hashes in
+ * fewer cycles per byte than PHE's XSHA.
  */
 #define PL_CAP_SSSE3		(1ULL << (32 + 9))
-#define PL_CAP_AESNI_CLMUL	(1ULL << (32 + 25) | 1ULL << (32 + 1))
+#define PL_CAP_AESNI		(1ULL << (32 + 25))
 #define PL_CAP_SHA_NI		(1ULL << 29)
 
 static void pl_cpu_detect(void)
@@ -334,13 +340,13 @@ static void pl_cpu_detect(void)
 	nano_or_later = zhaoxin || (centaur && c->family == 6 && c->model >= 0x0f);
 
 	c->ace = PL_EDX_PAIR(edx, 6) && (zhaoxin || (centaur && c->family == 6));
+	c->aes_ni = !!(cap[0] & PL_CAP_AESNI);
 	/* hardware CTR only on 64-bit capable parts (docs/hardware.md 1.2, 3.2) */
 	c->ctr_hw = c->ace && PL_EDX_PAIR(edx, 8) && nano_or_later && lm;
 	c->phe_blocks = PL_EDX_PAIR(edx, 10) && nano_or_later;
 	c->phe_final_only = PL_EDX_PAIR(edx, 10) && via_c3_c7;
 	c->phe2 = c->phe_blocks && PL_EDX_PAIR(edx, 25) && zhaoxin;
-	c->gcm = c->ace && (cap[0] & PL_CAP_AESNI_CLMUL) != PL_CAP_AESNI_CLMUL &&
-		 !(cap[0] & PL_CAP_SSSE3);
+	c->gcm = c->ace && !c->aes_ni && !(cap[0] & PL_CAP_SSSE3);
 	c->sha_ni = !!(cap[1] & PL_CAP_SHA_NI);
 	/* VIA Nano stepping 2: the prefetch erratum (docs/hardware.md 2.2) */
 	if (centaur && c->family == 6 && c->model == 0x0f && c->stepping == 2) {
@@ -353,13 +359,14 @@ static void pl_cpu_detect(void)
 
 	snprintf(s, room, "padlock %s: %s family %u model %#x stepping %u, CPUID 0xC0000001 EDX %#x:%s%s%s%s%s%s%s%s",
 		 PL_VERSION, c->vendor, c->family, c->model, c->stepping, edx,
-		 c->ace ? (c->gcm ? " AES-ECB/CBC/CFB/OFB/GCM" : " AES-ECB/CBC/CFB/OFB") : "",
-		 c->ace ? (c->ctr_hw ? " AES-CTR(xcrypt-ctr)" : " AES-CTR(on xcrypt-ecb)") : "",
+		 c->ace && !c->aes_ni ? (c->gcm ? " AES-ECB/CBC/CFB/OFB/GCM" : " AES-ECB/CBC/CFB/OFB") : "",
+		 c->ace && !c->aes_ni ? (c->ctr_hw ? " AES-CTR(xcrypt-ctr)" : " AES-CTR(on xcrypt-ecb)") : "",
 		 c->phe_blocks && !c->sha_ni ? " SHA-1/224/256" : "",
 		 c->phe2 ? " SHA-384/512" : "",
 		 c->phe_final_only ? " (PHE is final-mode only here: SHA left to the default provider)" : "",
 		 !c->ace && !c->phe_blocks ? " no usable PadLock unit (absent or disabled); no algorithms offered, OpenSSL's default provider serves" : "",
-		 c->ace && !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own is faster here, on AES-NI and PCLMULQDQ or SSSE3)" : "",
+		 !c->ace ? "" : c->aes_ni ? " (AES left to the default provider: OpenSSL's own runs on AES-NI here, faster)" :
+		 !c->gcm ? " (AES-GCM left to the default provider: OpenSSL's own is faster here, on SSSE3)" : "",
 		 c->phe_blocks && c->sha_ni ? " (SHA-1/224/256 left to the default provider: OpenSSL's own runs on SHA-NI here, faster)" : "");
 }
 

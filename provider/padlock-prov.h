@@ -21,6 +21,7 @@ struct pl_cpu {
 	char vendor[13];
 	unsigned int family, model, stepping;
 	int ace;		/* ECB, CBC, CFB, OFB */
+	int aes_ni;		/* OpenSSL's AES on AES-NI: faster */
 	int ctr_hw;		/* ACE2 and sound: hardware CTR */
 	int phe_blocks;		/* SHA-1/256 in block mode */
 	int phe_final_only;	/* C7: final mode only (not used, see sha) */

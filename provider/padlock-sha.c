@@ -173,17 +173,20 @@ static int sha_final(void *vc, unsigned char *out, size_t *outl, size_t outsz)
 		c->buf[bs - 9] = (unsigned char)(c->total >> 61);
 	c->alg->blocks(c->buf, c->state, 1);
 
-	for (i = 0; i < c->alg->out; i++) {
+	/* the state's native words, big-endian (every length is whole words) */
+	for (i = 0; i < c->alg->out; i += c->alg->wide ? 8 : 4) {
 		if (c->alg->wide) {
 			uint64_t w;
 
-			memcpy(&w, c->state + (i & ~(size_t)7), 8);
-			out[i] = (unsigned char)(w >> (8 * (7 - (i & 7))));
+			memcpy(&w, c->state + i, 8);
+			w = __builtin_bswap64(w);
+			memcpy(out + i, &w, 8);
 		} else {
 			uint32_t w;
 
-			memcpy(&w, c->state + (i & ~(size_t)3), 4);
-			out[i] = (unsigned char)(w >> (8 * (3 - (i & 3))));
+			memcpy(&w, c->state + i, 4);
+			w = __builtin_bswap32(w);
+			memcpy(out + i, &w, 4);
 		}
 	}
 	*outl = c->alg->out;

@@ -48,10 +48,10 @@ ktap_header
 grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
 top=$PADLOCK_TOP
 cache=${PADLOCK_CACHE:-/var/cache/padlock}
-# padlock's GCM judged on every profile, as on a VIA C7: where OpenSSL's
-# own would be faster, the provider leaves it GCM unless OPENSSL_ia32cap
-# hides what makes it so
-guest_gcm_everywhere
+# padlock's AES and GCM judged on every profile, as on a VIA C7: where
+# OpenSSL's own would be faster, the provider leaves them to it unless
+# OPENSSL_ia32cap hides what makes it so
+guest_offer_everything
 [ -n "$(sim_counter xcrypt_ecb)" ] ||
 	ktap_skip_all "no PadLock counters on the QEMU model (tools/testing/qemu/padlock-msr)"
 

@@ -167,17 +167,18 @@ guest_cc() {
 	guest_cc_build "$top" "$out" "$@"
 }
 
-# The CPUID.1:ECX bits whose presence makes the provider leave GCM to
-# OpenSSL's own (AES-NI 25, SSSE3 9, PCLMULQDQ 1), as an OPENSSL_ia32cap
-# mask that hides them from OpenSSL and so from the provider.
-GUEST_GCM_MASK='~0x200020200000000'
+# The CPUID.1:ECX bits whose presence makes the provider leave AES (AES-NI,
+# 25) or GCM (SSSE3, 9) to OpenSSL's own, and PCLMULQDQ (1), as an
+# OPENSSL_ia32cap mask that hides them from OpenSSL and so from the
+# provider.
+GUEST_OFFER_MASK='~0x200020200000000'
 
-# guest_gcm_everywhere: where this CPU has them, export OPENSSL_ia32cap so
-# that padlock's GCM is offered and tested as on a VIA C7 (OpenSSL's
-# default provider, the reference, then runs without them too)
-guest_gcm_everywhere() {
-	if { grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; } ||
-	   grep -qw ssse3 /proc/cpuinfo; then
-		export OPENSSL_ia32cap=$GUEST_GCM_MASK
+# guest_offer_everything: where this CPU has them, export OPENSSL_ia32cap
+# so that the provider offers and the tests exercise all its AES, GCM
+# included, as on a VIA C7 (OpenSSL's default provider, the reference, then
+# runs without them too)
+guest_offer_everything() {
+	if grep -qw aes /proc/cpuinfo || grep -qw ssse3 /proc/cpuinfo; then
+		export OPENSSL_ia32cap=$GUEST_OFFER_MASK
 	fi
 }
