@@ -518,6 +518,93 @@ def cmd_bench(cpus, profiles, path, irq, cpu_name, headline):
         bench_tables(g, lambda r: window_project(cpu, r), plabel, headline, scale)
 
 
+def cmd_brief(cpus, profiles, path, speed, irq):
+    """make demo's screen: per test, one line per algorithm (and operation),
+    the baseline driver's projected figure -> the PadLock driver's, on the
+    simulated profile's CPU; then openssl speed's software -> provider from
+    the CSV of tools/measure/openssl-speed-icount.sh (speed, or None)"""
+    rows = bench_rows(path, irq) if path else []
+    wrows = window_rows(path, irq) if path else []
+    first = (rows or wrows or [{}])[0]
+    prof = ((first.get("sim_profile") or "").split() or ["?"])[0]
+    name = profiles.get(prof)
+    if name not in cpus:
+        print(f"padlock-sim profile {prof}: no model in {os.path.relpath(MODEL, TOP)}")
+        return
+    cpu = cpus[name]
+    if not all(r.get("sim_icount") == "1" for r in rows + wrows):
+        print("not run under --icount: no projection")
+        return
+    print(f"PROJECTED onto a {cpu['name']}: a MODEL, not a measurement.  The software\n"
+          "path counted in guest instructions, less the simulator's share, plus the engine's "
+          "cycles\n"
+          f"from {os.path.relpath(MODEL, TOP)} [{name}] (docs/performance.md 5, 6).\n"
+          "Each cell: the generic driver -> the PadLock driver.")
+
+    def num(v):
+        return "-" if v is None else f"{v:.{2 if v < 10 else 1 if v < 1000 else 0}f}"
+
+    def size(n):
+        return f"{n // 1048576} MiB" if n >= 1048576 and n % 1048576 == 0 else size_str(n)
+
+    def table(title, g, project, rowkey, colkey, colname, rowname):
+        cols = sorted({colkey(r) for r in g})
+        keys = []
+        for r in g:
+            if rowkey(r) not in keys:
+                keys.append(rowkey(r))
+        print(f"{title:36}" + "".join(f"{colname(c):>17}" for c in cols))
+        for k in keys:
+            line = f"  {rowname(k):34}"
+            for c in cols:
+                here = [r for r in g if rowkey(r) == k and colkey(r) == c]
+                b = next((r for r in here if r["baseline"] == "1"), None)
+                p = next((r for r in here if r["padlock"] == "1" and r["baseline"] != "1"), None)
+                pair = num(project(b) if b else None) + " -> " + num(project(p) if p else None)
+                line += f"{pair:>17}"
+            print(line)
+
+    def bits(k):
+        return f" {k[1]}-bit" if k[1] else ""
+
+    def afalg(r):
+        c = bench_project(cpu, r)
+        return None if c is None else mbps(cpu, r["size"], c)
+    g = [r for r in rows if r["op"] != "decrypt"]
+    if g:
+        table("AF_ALG encrypt or digest, MB/s", g, afalg,
+              lambda r: (r["algorithm"], r["keybits"]), lambda r: r["size"],
+              size, lambda k: f"{k[0]}{bits(k)}")
+    g = [r for r in wrows if r["test"] == "dmcrypt"]
+    if g:
+        table("dm-crypt/LUKS (fio), MB/s", g, lambda r: window_project(cpu, r),
+              lambda r: (r["algorithm"], r["keybits"], r["op"]), lambda r: r["size"],
+              lambda n: size(n) + (" random" if n <= 4096 else " seq."),
+              lambda k: f"{k[0]}{bits(k)} {k[2]}")
+    g = [r for r in wrows if r["test"] == "ipsec"]
+    if g:
+        table("IPsec ESP, AES+HMAC, Mbit/s", g,
+              lambda r: (lambda v: None if v is None else v * 8)(window_project(cpu, r)),
+              lambda r: (r["algorithm"].removeprefix("esp "), r["keybits"]),
+              lambda r: (r["op"], r["size"]), lambda c: f"{c[0]} {size(c[1])}",
+              lambda k: k[0])
+    if speed:
+        meas = load_measured([speed], 0, 0.0)
+        time_shares(meas)
+        for mode in sorted({k[1] for k in meas}):
+            sizes = sorted({k[2] for k in meas if k[1] == mode})
+            proj = {}
+            for (i, m_, n), m in meas.items():
+                if m_ == mode:
+                    c = cycles(cpu, i, mode, m)
+                    proj[(i, n)] = mbps(cpu, n, c) if c else None
+            print(f"{'openssl speed -evp aes-128-' + mode + ', MB/s':36}" +
+                  "".join(f"{size(n):>17}" for n in sizes))
+            print(f"  {'default provider -> padlock':34}" + "".join(
+                f"{num(proj.get(('software', n))) + ' -> ' + num(proj.get(('provider', n))):>17}"
+                for n in sizes))
+
+
 def published_cycles(cpu, size, kbps):
     """cycles per call of a published kB/s figure (OpenSSL: 1 kB = 1000 B)"""
     return size * cpu["clock_mhz"] * 1e6 / (kbps * 1000)
@@ -689,6 +776,9 @@ def main():
                     help="padlock-bench's --csv output, run under padlock-sim")
     ap.add_argument("--headline", action="store_true",
                     help="with --bench: the projected rows only, encrypt and digest")
+    ap.add_argument("--brief", action="store_true",
+                    help="with --bench (and --measured): make demo's screen, the "
+                    "baseline's projected figure -> PadLock's, one line each")
     ap.add_argument("--measured", action="append",
                     help="CSV of tools/measure/openssl-speed-icount.sh (repeatable: "
                     "a later file's rows replace an earlier one's)")
@@ -723,6 +813,9 @@ def main():
         if cpu is None:
             sys.exit(1)
         print(cpu)
+        return
+    if a.brief:
+        cmd_brief(cpus, load_profiles(a.model), a.bench, (a.measured or [None])[-1], irq)
         return
     if a.bench:
         cmd_bench(cpus, load_profiles(a.model), a.bench, irq, a.cpu, a.headline)
