@@ -31,9 +31,15 @@ mark() {
 mark start
 
 sim=/sys/kernel/debug/padlock-sim
-echo "== CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), kernel $(uname -r)"
-echo "   played by padlock-sim, profile $(head -n1 $sim/profile 2>/dev/null || echo '- (real hardware)');" \
-	"PadLock flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'rng(_en)?|ace2?(_en)?|phe(_en)?' | tr '\n' ' ')"
+# the CPU the simulator plays, by its name in the cost model
+plays=$(sec=$(python3 tools/measure/project.py --profile-cpu "${PADLOCK_PROFILE:-}" 2>/dev/null) &&
+	awk -v s="[$sec]" '$0 == s { f = 1; next } /^\[/ { f = 0 }
+		f && $1 == "name" { sub(/^name *= */, ""); print; exit }' tools/padlock-bench/cpu-models.conf)
+prof=$(head -n1 $sim/profile 2>/dev/null | cut -d' ' -f1-7)
+echo "== CPU: ${plays:-profile ${PADLOCK_PROFILE:-?}}, played by padlock-sim (${prof:-not loaded})" \
+	"on QEMU's$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+echo "   kernel $(uname -r); PadLock flags in /proc/cpuinfo:" \
+	"$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'rng(_en)?|ace2?(_en)?|phe(_en)?' | tr '\n' ' ')"
 loaded=
 for m in padlock-aes padlock-sha padlock-rng; do
 	if padlock_insmod "$m" 2>/dev/null; then
