@@ -27,7 +27,7 @@
 # Environment: PL_MB (dm-crypt MiB, default 4), PL_PKTS (packets, 500),
 # PL_PARTS ("dmcrypt ipsec"), PL_WHATS (the dm-crypt rows), PL_IPSEC_WHATS
 # (the IPsec rows), PL_PERF (a directory: a perf profile of each timed window,
-# tools/measure/path-length-ipsec.py; docs/performance.md section 3.3.2).
+# tools/measure/path-length-ipsec.py; docs/performance.md section 3.7).
 cd "$PADLOCK_TOP" || exit 1
 . selftests/padlock/lib/ktap-lib.sh
 . selftests/padlock/lib/aes-lib.sh
