@@ -1,0 +1,212 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# OpenSSL's own test recipes judge the provider where real programs meet
+# it: the recipes of OpenSSL's Perl harness (test/run_tests.pl) that drive
+# the openssl command (CMS and PKCS#7 messages, PKCS#12 files, encrypted
+# PEM and PKCS#8 keys through OSSL_STORE, enc with every cipher, digests,
+# MACs, KDFs, password hashes, certificate requests), and ssl_test over
+# every configuration of test/ssl-tests/ (the handshakes and records of
+# 80-test_ssl_new.t).
+#
+# The configured tree of each OpenSSL build root comes from
+# provider/tests/openssl-tests (Debian's source, configured with Debian's
+# options, OpenSSL's own test programs and ossltest engine built against
+# the root's libraries); the openssl command, libcrypto, libssl and the
+# legacy provider and loader_attic engine are the root's own, the ones
+# users run.  Padlock is preferred as a user prefers it: the harness gives
+# every program OpenSSL's apps/openssl.cnf, and the run with padlock
+# includes the package's padlock.cnf at its end, as the package tells
+# users to include it from /etc/ssl/openssl.cnf.  ssl_test loads its
+# configuration into a library context of its own, so it gets
+# test/default.cnf with padlock.cnf included (without padlock: the same
+# with nothing included).
+#
+# A recipe (or ssl_test configuration) that passes is a pass.  One that
+# fails runs again without padlock on the same CPU: a test that fails with
+# padlock and not without it is a failure; a recipe whose failing tests
+# all fail without padlock too is a skip that names them.  The engine's
+# counters show that the provider ran.
+#
+# On the project's QEMU (every program sees PadLock in CPUID).  make
+# check-long only: the 64-bit VMs run every root (bookworm's 3.0,
+# trixie's 3.5, sid's 3.6, openssl4's 4.0), the 32-bit ones the
+# bookworm-i386 root.  PADLOCK_RECIPE_ROOTS, PADLOCK_RECIPES (recipe
+# names, space separated) and PADLOCK_SSL_TESTS (a regular expression
+# over test/ssl-tests/*.cnf) choose others; PADLOCK_PROVIDER_SRC builds
+# another provider source tree (a deliberately broken variant, to show
+# that this test fails).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/ktap-lib.sh
+. "$here/lib/ktap-lib.sh"
+# shellcheck source=lib/guest-build.sh
+. "$here/lib/guest-build.sh"
+
+ktap_header
+[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
+	ktap_skip_all "needs the project's QEMU, whose CPU shows PadLock to every program"
+grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
+top=$PADLOCK_TOP
+cache=${PADLOCK_CACHE:-/var/cache/padlock}
+# padlock's AES and GCM judged on every profile, as on a VIA C7
+guest_offer_everything
+[ -n "$(sim_counter xcrypt_ecb)" ] ||
+	ktap_skip_all "no PadLock counters on the QEMU model (tools/testing/qemu/padlock-msr)"
+
+if [ "$(guest_root)" != host ]; then
+	roots=$(guest_root)
+else
+	roots="bookworm trixie sid openssl4"
+fi
+roots=${PADLOCK_RECIPE_ROOTS:-$roots}
+recipes=${PADLOCK_RECIPES:-test_cms test_pkcs7 test_pkcs12 test_store test_enc test_enc_more test_dgst test_mac test_kdf test_passwd test_genrsa test_req}
+ssl_tests=${PADLOCK_SSL_TESTS:-.}
+
+tmp=$(mktemp -d)
+mounts=()
+cleanup() {
+	local m
+	for m in "${mounts[@]}"; do
+		umount "$m" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+guest_provider "$top" "$tmp"
+
+# failed OUTPUT: every test that failed, at every level of the recipe's
+# subtests, as the harness printed it (its number and description)
+failed() {
+	grep -E '^[[:space:]]*not ok [0-9]+' "$1" | sed 's/[[:space:]]*#.*//' | sort -u
+}
+
+# ran OUTPUT: how many tests the run reported, at every level
+ran() {
+	grep -cE '^[[:space:]]*(not )?ok [0-9]+' "$1"
+}
+
+# judge DESC WITH-OUTPUT CMD...: the run with padlock failed; CMD runs it
+# without padlock.  A skip when every test that failed fails without
+# padlock too and the run with padlock got as far; a failure otherwise.
+judge() {
+	local desc=$1 with=$2 new
+	shift 2
+	"$@" > "$tmp/alone.out" 2>&1
+	failed "$with" > "$tmp/with.failed"
+	failed "$tmp/alone.out" > "$tmp/alone.failed"
+	new=$(comm -23 "$tmp/with.failed" "$tmp/alone.failed")
+	if [ -z "$new" ] && [ -s "$tmp/with.failed" ] && [ "$(ran "$with")" -ge "$(ran "$tmp/alone.out")" ]; then
+		ktap_skip "$desc, padlock preferred" \
+			"these fail without padlock too: $(sed 's/^[[:space:]]*//' "$tmp/with.failed" | head -n 8 | tr '\n' ';')"
+		return
+	fi
+	if [ -n "$new" ]; then
+		ktap_diag "$(grep -c . <<< "$new") tests fail with padlock only:"
+		sed 's/^[[:space:]]*//' <<< "$new" | head -n 12 | while read -r l; do ktap_diag "  $l"; done
+	else
+		ktap_diag "with padlock the run reported $(ran "$with") tests (without: $(ran "$tmp/alone.out"))"
+		tail -n 6 "$with" | while read -r l; do ktap_diag "$l"; done
+	fi
+	grep -E -B4 '^[[:space:]]*not ok' "$with" | grep -vE '^[[:space:]]*(ok|#)' | head -n 16 |
+		sed 's/^[[:space:]]*//' | while read -r l; do ktap_diag "$l"; done
+	ktap_fail "$desc, padlock preferred"
+}
+
+for root in $roots; do
+	r=
+	src=$top/build/openssl-tests/$root
+	if [ ! -x "$src/tree/test/ssl_test" ]; then
+		ktap_skip "$root: OpenSSL's recipes" "not built: run provider/tests/openssl-tests on the host"
+		continue
+	fi
+	run=() d=$tmp
+	if [ "$root" != "$(guest_root)" ]; then
+		r=$cache/chroots/$root
+		if [ ! -x "$r/usr/bin/perl" ] || ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
+			ktap_skip "$root: OpenSSL's recipes" "the build root $r is not there"
+			continue
+		fi
+		mounts+=("$r/mnt")
+		run=(chroot "$r")
+		d=/mnt
+	fi
+	rm -rf "$tmp/tree"
+	cp -r "$src/tree" "$tmp/tree"
+	t=$tmp/tree
+	# configdata.pm and util/wrap.pl name the directory the tree was
+	# configured in
+	sed -i "s|$(cat "$t/configured-in")|$d/tree|g" "$t/configdata.pm" "$t/util/wrap.pl"
+	# the root's own openssl command, providers and engines
+	mdir=$("${run[@]}" openssl version -m | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
+	edir=$("${run[@]}" openssl version -e | sed -n 's/^ENGINESDIR: "\(.*\)"/\1/p')
+	mkdir -p "$t/bin" "$t/providers"
+	ln -s /usr/bin/openssl "$t/bin/openssl"
+	for m in legacy.so fips.so; do
+		[ -e "${r:-}$mdir/$m" ] && ln -s "$mdir/$m" "$t/providers/$m"
+	done
+	[ -e "${r:-}$edir/loader_attic.so" ] && ln -s "$edir/loader_attic.so" "$t/engines/"
+	cp "$tmp/padlock.so" "$t/providers/"
+	cp "$top/provider/padlock.cnf" "$tmp/"
+	cp "$t/apps/openssl.cnf" "$tmp/alone-apps.cnf"
+	{ cat "$t/apps/openssl.cnf"; echo ".include $d/padlock.cnf"; } > "$tmp/with-apps.cnf"
+	cp "$t/test/default.cnf" "$tmp/alone-ssl.cnf"
+	{ cat "$t/test/default.cnf"; echo ".include $d/padlock.cnf"; } > "$tmp/with-ssl.cnf"
+	ver=$(head -n 1 "$src/version")
+	ktap_diag "$root: OpenSSL $ver, $(sed -n 2p "$src/version"); configured with $(cat "$src/confargs")"
+	cp "$tmp/with-apps.cnf" "$t/apps/openssl.cnf"
+	info=$("${run[@]}" env OPENSSL_CONF="$d/tree/apps/openssl.cnf" OPENSSL_MODULES="$d/tree/providers" \
+		openssl list -providers -verbose 2>&1)
+	if ! grep -q '^  padlock' <<< "$info"; then
+		ktap_diag "$info"
+		ktap_fail "$root: the provider loads from the configuration"
+		continue
+	fi
+	x0=$(engine_insns xcrypt) s0=$(engine_insns xsha) t0=$(date +%s)
+
+	# harness RECIPE: the recipe run as "make test TESTS=RECIPE" runs it,
+	# verbose, in the tree
+	harness=(env SRCTOP=. BLDTOP=. BIN_D="$d/tree/bin" HARNESS_JOBS=1 V=1 perl test/run_tests.pl)
+	for rc in $recipes; do
+		ls "$t"/test/recipes/[0-9]*-"$rc".t > /dev/null 2>&1 || {
+			ktap_skip "$root: $rc" "OpenSSL $ver has no such recipe"
+			continue
+		}
+		cp "$tmp/with-apps.cnf" "$t/apps/openssl.cnf"
+		rm -rf "$t/test-runs"
+		if "${run[@]}" sh -c "cd $d/tree && exec \"\$@\"" sh "${harness[@]}" "$rc" > "$tmp/$rc.out" 2>&1 &&
+		   grep -q '^Result: PASS' "$tmp/$rc.out"; then
+			ktap_pass "$root: $rc, padlock preferred: $(ran "$tmp/$rc.out") tests"
+			continue
+		fi
+		cp "$tmp/alone-apps.cnf" "$t/apps/openssl.cnf"
+		rm -rf "$t/test-runs"
+		judge "$root: $rc" "$tmp/$rc.out" "${run[@]}" sh -c "cd $d/tree && exec \"\$@\"" sh \
+			"${harness[@]}" "$rc"
+	done
+
+	# ssl_test over every configuration of test/ssl-tests/, as
+	# 80-test_ssl_new.t runs it, with the library context's configuration
+	# naming padlock
+	cp "$tmp/alone-apps.cnf" "$t/apps/openssl.cnf"
+	for c in "$t"/test/ssl-tests/*.cnf; do
+		c=${c##*/}
+		grep -Eq "$ssl_tests" <<< "$c" || continue
+		sslrun=("${run[@]}" env OPENSSL_CONF="$d/tree/apps/openssl.cnf" OPENSSL_MODULES="$d/tree/providers"
+			CTLOG_FILE="$d/tree/test/ct/log_list.cnf" TEST_CERTS_DIR="$d/tree/test/certs"
+			"$d/tree/test/ssl_test" "$d/tree/test/ssl-tests/$c" default)
+		if "${sslrun[@]}" "$d/with-ssl.cnf" > "$tmp/ssl.out" 2>&1; then
+			ktap_pass "$root: ssl_test $c, padlock preferred: $(ran "$tmp/ssl.out") tests"
+			continue
+		fi
+		judge "$root: ssl_test $c" "$tmp/ssl.out" "${sslrun[@]}" "$d/alone-ssl.cnf"
+	done
+	x1=$(engine_insns xcrypt) s1=$(engine_insns xsha)
+	ktap_diag "$root: recipes and ssl_test in $(($(date +%s) - t0)) s"
+	if [ $((x1 - x0)) -gt 0 ]; then
+		ktap_pass "$root: the provider ran $((x1 - x0)) xcrypt and $((s1 - s0)) xsha instructions"
+	else
+		ktap_fail "$root: the provider ran no xcrypt instruction (padlock was not preferred)"
+	fi
+done
+ktap_finish
