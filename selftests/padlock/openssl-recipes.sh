@@ -17,7 +17,10 @@
 # users run.  Padlock is preferred as a user prefers it: the harness gives
 # every program OpenSSL's apps/openssl.cnf, and the run with padlock
 # includes the package's padlock.cnf at its end, as the package tells
-# users to include it from /etc/ssl/openssl.cnf.  ssl_test loads its
+# users to include it from /etc/ssl/openssl.cnf; the openssl command runs
+# in the default library context as users run it (the recipes' test-only
+# OPENSSL_TEST_LIBCTX, a context of its own that no configuration
+# reaches, is taken out).  ssl_test loads its
 # configuration into a library context of its own, so it gets
 # test/default.cnf with padlock.cnf included (without padlock: the same
 # with nothing included).
@@ -145,7 +148,16 @@ for root in $roots; do
 	mdir=$("${run[@]}" openssl version -m | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
 	edir=$("${run[@]}" openssl version -e | sed -n 's/^ENGINESDIR: "\(.*\)"/\1/p')
 	mkdir -p "$t/bin" "$t/providers"
-	ln -s /usr/bin/openssl "$t/bin/openssl"
+	# the openssl command as users run it: 80-test_cms.t and
+	# 15-test_genrsa.t ask it for a library context of its own
+	# (OPENSSL_TEST_LIBCTX, a test-only switch), which no configuration
+	# reaches; users' commands run in the default one, which padlock.cnf
+	# configures
+	printf '#!/bin/sh
+unset OPENSSL_TEST_LIBCTX
+exec /usr/bin/openssl "$@"
+' > "$t/bin/openssl"
+	chmod +x "$t/bin/openssl"
 	for m in legacy.so fips.so; do
 		[ -e "${r:-}$mdir/$m" ] && ln -s "$mdir/$m" "$t/providers/$m"
 	done
