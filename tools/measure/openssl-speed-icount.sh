@@ -21,7 +21,8 @@
 #   SPEED_IMPLS    software padlock provider (default: software padlock)
 #                  software = OpenSSL's default provider, padlock = the
 #                  engine, provider = provider/ with -propquery provider=padlock
-#   SPEED_MODES    ecb cbc (default), also gcm (aes-128-gcm) and sha256
+#   SPEED_MODES    ecb cbc (default), also ctr, gcm (aes-128-MODE), sha1 and
+#                  sha256
 #   SPEED_SIZES    16 64 256 1024 8192 (default)
 #   SPEED_SECONDS  3 (default): seconds of guest time per run
 #   SPEED_PROVIDER a padlock.so built already (default: built here)
@@ -168,8 +169,10 @@ for impl in $impls; do
 	*) how=() ;;
 	esac
 	for mode in $modes; do
-		alg=aes-128-$mode
-		[ "$mode" = sha256 ] && alg=sha256
+		case $mode in
+		sha*) alg=$mode ;;
+		*) alg=aes-128-$mode ;;
+		esac
 		first=1
 		for n in $sizes; do
 			run "$impl" "$mode" "$n" "$secs"

@@ -591,16 +591,16 @@ def cmd_brief(cpus, profiles, path, speed, irq):
     if speed:
         meas = load_measured([speed], 0, 0.0)
         time_shares(meas)
-        for mode in sorted({k[1] for k in meas}):
-            sizes = sorted({k[2] for k in meas if k[1] == mode})
+        sizes = sorted({k[2] for k in meas})
+        print(f"{'openssl speed -evp, MB/s':36}" + "".join(f"{size(n):>17}" for n in sizes))
+        for mode in sorted({k[1] for k in meas}, key=lambda m: (m.startswith("sha"), m)):
             proj = {}
             for (i, m_, n), m in meas.items():
                 if m_ == mode:
                     c = cycles(cpu, i, mode, m)
                     proj[(i, n)] = mbps(cpu, n, c) if c else None
-            print(f"{'openssl speed -evp aes-128-' + mode + ', MB/s':36}" +
-                  "".join(f"{size(n):>17}" for n in sizes))
-            print(f"  {'default provider -> padlock':34}" + "".join(
+            alg = mode if mode.startswith("sha") else "aes-128-" + mode
+            print(f"  {alg + ' (default -> padlock)':34}" + "".join(
                 f"{num(proj.get(('software', n))) + ' -> ' + num(proj.get(('provider', n))):>17}"
                 for n in sizes))
 
