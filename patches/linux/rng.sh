@@ -24,12 +24,12 @@
 # a row gives the bytes it got, its exit status or "hung", its time, and
 # the XSTOREs and no-data XSTOREs the model counted meanwhile.
 #
-# Passes when the first module (unpatched) hands out bytes under rawbits
-# and strfilt and does not end a stalled read within LIMIT (the test can
-# fail), and the last (patched) delivers when healthy or slow, hands out
-# nothing under rawbits, strfilt, msr-raw, ends every stalled or disabled
-# read with an error within LIMIT, and delivers again after each fault.
-# Modules in between are measured, not judged.
+# Passes when the first module (unpatched) delivers when healthy, hands
+# out bytes under rawbits, strfilt and msr-raw and does not end a read
+# under stall, disabled or msr-off within LIMIT (the test can fail), and
+# the last (patched) delivers when healthy or slow, hands out nothing and
+# fails within LIMIT under each of those six, and delivers again after
+# each fault.  Modules in between are measured, not judged.
 #
 # usage: patches/linux/rng.sh UNPATCHED.ko [BETWEEN.ko...] PATCHED.ko [LIMIT]
 set -u
