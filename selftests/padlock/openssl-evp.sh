@@ -41,19 +41,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap-lib.sh"
 # shellcheck source=lib/guest-build.sh
 . "$here/lib/guest-build.sh"
+# shellcheck source=lib/openssl-suite-lib.sh
+. "$here/lib/openssl-suite-lib.sh"
 
 ktap_header
-[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
-	ktap_skip_all "needs the project's QEMU, whose CPU shows PadLock to every program"
-grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
-top=$PADLOCK_TOP
-cache=${PADLOCK_CACHE:-/var/cache/padlock}
 # padlock's AES and GCM judged on every profile, as on a VIA C7: where
 # OpenSSL's own would be faster, the provider leaves them to it unless
 # OPENSSL_ia32cap hides what makes it so
-guest_offer_everything
-[ -n "$(sim_counter xcrypt_ecb)" ] ||
-	ktap_skip_all "no PadLock counters on the QEMU model (tools/testing/qemu/padlock-msr)"
+suite_need_padlock
+top=$PADLOCK_TOP
 
 long=
 [ "$PADLOCK_SCALE" = long ] && long=1
@@ -77,17 +73,7 @@ if [ -z "$files" ]; then
 	fi
 fi
 
-tmp=$(mktemp -d)
-mounts=()
-cleanup() {
-	local m
-	for m in "${mounts[@]}"; do
-		umount "$m" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
+suite_scratch
 guest_provider "$top" "$tmp"
 cp "$top/provider/padlock.cnf" "$tmp/"
 
@@ -111,33 +97,9 @@ ran_tests() {
 	echo "$n"
 }
 
-# judge DESC LIST CMD...: the run with padlock failed (its output in
-# $tmp/out, LIST names its failed tests); CMD is the same run without
-# padlock.  A skip when every test that failed fails without padlock too
-# and the run with padlock got as far; a failure otherwise.
-judge() {
-	local desc=$1 list=$2 new
-	shift 2
-	"$list" "$tmp/out" > "$tmp/with.failed"
-	"$@" > "$tmp/alone.out" 2>&1
-	"$list" "$tmp/alone.out" > "$tmp/alone.failed"
-	new=$(comm -23 "$tmp/with.failed" "$tmp/alone.failed")
-	if [ -z "$new" ] && [ -s "$tmp/with.failed" ] &&
-	   [ "$(ran_tests "$tmp/out")" -ge "$(ran_tests "$tmp/alone.out")" ]; then
-		ktap_skip "$desc, padlock preferred" \
-			"these fail without padlock too: $(tr '\n' ' ' < "$tmp/with.failed")"
-		return
-	fi
-	if [ -n "$new" ]; then
-		ktap_diag "$(grep -c . <<< "$new") tests fail with padlock only:" \
-			"$(head -n 12 <<< "$new" | tr '\n' ' ')"
-	else
-		ktap_diag "with padlock the run stopped after $(ran_tests "$tmp/out") tests" \
-			"(without: $(ran_tests "$tmp/alone.out"))"
-	fi
-	grep -E 'ERROR|error:|Source of above' "$tmp/out" | head -n 12 | sed 's/^[ #]*//' |
-		while read -r l; do ktap_diag "$l"; done
-	ktap_fail "$desc, padlock preferred"
+# context OUTPUT: evp_test's and the API tests' error lines
+context() {
+	grep -E 'ERROR|error:|Source of above' "$1" | sed 's/^[ #]*//'
 }
 
 # cnf ARGS NAME: how a program with ARGS gets the configuration NAME: as
@@ -160,19 +122,18 @@ for root in $roots; do
 		continue
 	fi
 	# where the root sees $tmp: its /mnt, or $tmp in the guest's own root
-	run=() d=$tmp
-	if [ "$root" != "$(guest_root)" ]; then
-		r=$cache/chroots/$root
-		if [ ! -x "$r/usr/bin/openssl" ] || ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
-			ktap_skip "$root: OpenSSL's evp_test" "the build root $r is not there"
-			continue
-		fi
-		mounts+=("$r/mnt")
-		run=(chroot "$r")
-		d=/mnt
+	if ! suite_enter_root "$root" /usr/bin/openssl; then
+		ktap_skip "$root: OpenSSL's evp_test" "the build root $root is not there"
+		continue
 	fi
+	# the test programs and their data, not the configured tree beside
+	# them (openssl-recipes.sh's: 1,800 files, minutes to copy over the
+	# guest's 9p root)
 	rm -rf "$tmp/evp"
-	cp -r "$evp" "$tmp/evp"
+	mkdir "$tmp/evp"
+	for e in "$evp"/*; do
+		[ "${e##*/}" = tree ] || cp -r "$e" "$tmp/evp/"
+	done
 	ver=$(head -n 1 "$evp/version")
 	ktap_diag "$root: OpenSSL $ver, $(sed -n 2p "$evp/version")"
 	# OpenSSL's test configuration alone, and with the package's snippet
@@ -183,24 +144,27 @@ for root in $roots; do
 		echo ".include $d/padlock.cnf"
 		printf '[padlock_sect]\nmodule = %s/padlock.so\n' "$d"
 	} > "$tmp/with.cnf"
+	# (and what loading the provider costs: its known-answer tests)
+	k0=$(engine_insns xcrypt)
 	info=$("${run[@]}" env OPENSSL_CONF="$d/with.cnf" openssl list -providers -verbose 2>&1)
+	kat=$(($(engine_insns xcrypt) - k0))
 	if ! grep -q '^  padlock' <<< "$info"; then
 		ktap_diag "$info"
 		ktap_fail "$root: the provider loads from the configuration"
 		continue
 	fi
 	x0=$(engine_insns xcrypt) s0=$(engine_insns xsha) t0=$(date +%s)
-	n=0
+	n=0 loads=0
 	for f in "$tmp"/evp/evp-data/*.txt; do
 		f=${f##*/}
 		grep -Eq "$files" <<< "$f" || continue
-		n=$((n + 1))
+		n=$((n + 1)) loads=$((loads + 1))
 		if "${run[@]}" "$d/evp/evp_test" -config "$d/with.cnf" "$d/evp/evp-data/$f" \
 			> "$tmp/out" 2>&1; then
 			ktap_pass "$root: evp_test $f, padlock preferred$(sed -n 's/.*\(Completed [0-9]* tests\).*/: \1/p' "$tmp/out" | tail -n 1)"
 			continue
 		fi
-		judge "$root: evp_test $f" failed_tests "${run[@]}" "$d/evp/evp_test" \
+		suite_judge "$root: evp_test $f" "$tmp/out" failed_tests ran_tests context "${run[@]}" "$d/evp/evp_test" \
 			-config "$d/alone.cnf" "$d/evp/evp-data/$f"
 	done
 	# OpenSSL's API tests, each run as its recipe makes it ("tests"):
@@ -209,7 +173,7 @@ for root in $roots; do
 		[ -n "$prog" ] || continue
 		[ "$prog" = sslapitest ] && [ -z "$long" ] && continue
 		grep -Eq "${PADLOCK_EVP_PROGS:-.}" <<< "$prog" || continue
-		desc="$root: $prog"
+		desc="$root: $prog" loads=$((loads + 1))
 		[ "${args#-}" != "$args" ] && desc="$desc $args"
 		a=${args//@D@/$d/evp}
 		a=${a//@TMP@/$d}
@@ -220,19 +184,15 @@ for root in $roots; do
 			continue
 		fi
 		# shellcheck disable=SC2086,SC2046
-		judge "$desc" failed_names "${run[@]}" env $(cnf "$args" alone.cnf) "$d/evp/$prog" \
+		suite_judge "$desc" "$tmp/out" failed_names ran_tests context "${run[@]}" env $(cnf "$args" alone.cnf) "$d/evp/$prog" \
 			${a//@CNF@/$d/alone.cnf}
 	done < "$tmp/evp/tests"
 	[ -s "$tmp/evp/cannot" ] && ktap_skip "$root: $(cut -d: -f1 "$tmp/evp/cannot")" \
 		"cannot run here: $(cut -d: -f2- "$tmp/evp/cannot")"
-	x1=$(engine_insns xcrypt) s1=$(engine_insns xsha)
+	s1=$(engine_insns xsha)
 	total=$((total + $(date +%s) - t0))
 	ktap_diag "$root: $n recipe files in $(($(date +%s) - t0)) s"
-	if [ $((x1 - x0)) -gt 0 ]; then
-		ktap_pass "$root: the provider ran $((x1 - x0)) xcrypt and $((s1 - s0)) xsha instructions"
-	else
-		ktap_fail "$root: the provider ran no xcrypt instruction (padlock was not preferred)"
-	fi
+	suite_counted "$root" "$x0" "$s0" $((loads * kat))
 	# (the C7's PHE has final mode only: no SHA offered there)
 	if grep -q 'build info: .* SHA-1/224/256' <<< "$info"; then
 		if [ $((s1 - s0)) -gt 0 ]; then

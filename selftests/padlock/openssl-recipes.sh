@@ -26,7 +26,9 @@
 # with nothing included).
 #
 # A recipe (or ssl_test configuration) that passes is a pass.  One that
-# fails runs again without padlock on the same CPU: a test that fails with
+# fails runs again without padlock on the same CPU (apps/openssl.cnf then
+# includes a snippet that activates the default provider alone, as
+# padlock.cnf activates it beside padlock): a test that fails with
 # padlock and not without it is a failure; a recipe whose failing tests
 # all fail without padlock too is a skip that names them.  The engine's
 # counters show that the provider ran.
@@ -44,17 +46,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap-lib.sh"
 # shellcheck source=lib/guest-build.sh
 . "$here/lib/guest-build.sh"
+# shellcheck source=lib/openssl-suite-lib.sh
+. "$here/lib/openssl-suite-lib.sh"
 
 ktap_header
-[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
-	ktap_skip_all "needs the project's QEMU, whose CPU shows PadLock to every program"
-grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
-top=$PADLOCK_TOP
-cache=${PADLOCK_CACHE:-/var/cache/padlock}
 # padlock's AES and GCM judged on every profile, as on a VIA C7
-guest_offer_everything
-[ -n "$(sim_counter xcrypt_ecb)" ] ||
-	ktap_skip_all "no PadLock counters on the QEMU model (tools/testing/qemu/padlock-msr)"
+suite_need_padlock
+top=$PADLOCK_TOP
 
 if [ "$(guest_root)" != host ]; then
 	roots=$(guest_root)
@@ -69,17 +67,7 @@ roots=${PADLOCK_RECIPE_ROOTS:-$roots}
 recipes=${PADLOCK_RECIPES:-test_cms test_pkcs7 test_pkcs12 test_store test_enc test_enc_more test_dgst test_mac test_kdf test_passwd test_genrsa test_req}
 ssl_tests=${PADLOCK_SSL_TESTS:-.}
 
-tmp=$(mktemp -d)
-mounts=()
-cleanup() {
-	local m
-	for m in "${mounts[@]}"; do
-		umount "$m" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
+suite_scratch
 guest_provider "$top" "$tmp"
 
 # failed OUTPUT: every test that failed, at every level of the recipe's
@@ -93,50 +81,20 @@ ran() {
 	grep -cE '^[[:space:]]*(not )?ok [0-9]+' "$1"
 }
 
-# judge DESC WITH-OUTPUT CMD...: the run with padlock failed; CMD runs it
-# without padlock.  A skip when every test that failed fails without
-# padlock too and the run with padlock got as far; a failure otherwise.
-judge() {
-	local desc=$1 with=$2 new
-	shift 2
-	"$@" > "$tmp/alone.out" 2>&1
-	failed "$with" > "$tmp/with.failed"
-	failed "$tmp/alone.out" > "$tmp/alone.failed"
-	new=$(comm -23 "$tmp/with.failed" "$tmp/alone.failed")
-	if [ -z "$new" ] && [ -s "$tmp/with.failed" ] && [ "$(ran "$with")" -ge "$(ran "$tmp/alone.out")" ]; then
-		ktap_skip "$desc, padlock preferred" \
-			"these fail without padlock too: $(sed 's/^[[:space:]]*//' "$tmp/with.failed" | head -n 8 | tr '\n' ';')"
-		return
-	fi
-	if [ -n "$new" ]; then
-		ktap_diag "$(grep -c . <<< "$new") tests fail with padlock only:"
-		sed 's/^[[:space:]]*//' <<< "$new" | head -n 12 | while read -r l; do ktap_diag "  $l"; done
-	else
-		ktap_diag "with padlock the run reported $(ran "$with") tests (without: $(ran "$tmp/alone.out"))"
-		tail -n 6 "$with" | while read -r l; do ktap_diag "$l"; done
-	fi
-	grep -E -B4 '^[[:space:]]*not ok' "$with" | grep -vE '^[[:space:]]*(ok|#)' | head -n 16 |
-		sed 's/^[[:space:]]*//' | while read -r l; do ktap_diag "$l"; done
-	ktap_fail "$desc, padlock preferred"
+# context OUTPUT: the lines that led up to each failed test
+context() {
+	grep -E -B4 '^[[:space:]]*not ok' "$1" | grep -vE '^[[:space:]]*(ok|#)' | sed 's/^[[:space:]]*//'
 }
 
 for root in $roots; do
-	r=
 	src=$top/build/openssl-tests/$root
 	if [ ! -x "$src/tree/test/ssl_test" ]; then
 		ktap_skip "$root: OpenSSL's recipes" "not built: run provider/tests/openssl-tests on the host"
 		continue
 	fi
-	run=() d=$tmp
-	if [ "$root" != "$(guest_root)" ]; then
-		r=$cache/chroots/$root
-		if [ ! -x "$r/usr/bin/perl" ] || ! mount --bind "$tmp" "$r/mnt" 2>/dev/null; then
-			ktap_skip "$root: OpenSSL's recipes" "the build root $r is not there"
-			continue
-		fi
-		mounts+=("$r/mnt")
-		run=(chroot "$r")
-		d=/mnt
+	if ! suite_enter_root "$root" /usr/bin/perl; then
+		ktap_skip "$root: OpenSSL's recipes" "the build root $root is not there"
+		continue
 	fi
 	rm -rf "$tmp/tree"
 	cp -r "$src/tree" "$tmp/tree"
@@ -159,12 +117,17 @@ exec /usr/bin/openssl "$@"
 ' > "$t/bin/openssl"
 	chmod +x "$t/bin/openssl"
 	for m in legacy.so fips.so; do
-		[ -e "${r:-}$mdir/$m" ] && ln -s "$mdir/$m" "$t/providers/$m"
+		[ -e "$rdir$mdir/$m" ] && ln -s "$mdir/$m" "$t/providers/$m"
 	done
-	[ -e "${r:-}$edir/loader_attic.so" ] && ln -s "$edir/loader_attic.so" "$t/engines/"
+	[ -e "$rdir$edir/loader_attic.so" ] && ln -s "$edir/loader_attic.so" "$t/engines/"
 	cp "$tmp/padlock.so" "$t/providers/"
 	cp "$top/provider/padlock.cnf" "$tmp/"
-	cp "$t/apps/openssl.cnf" "$tmp/alone-apps.cnf"
+	# without padlock: the default provider alone, activated by the same
+	# kind of snippet (a configuration that activates any provider makes
+	# pkcs12_format_test -context fail, padlock.cnf or not)
+	printf '[openssl_init]\nproviders = provider_sect\n[provider_sect]\ndefault = default_sect\n[default_sect]\nactivate = 1\n' \
+		> "$tmp/default-only.cnf"
+	{ cat "$t/apps/openssl.cnf"; echo ".include $d/default-only.cnf"; } > "$tmp/alone-apps.cnf"
 	{ cat "$t/apps/openssl.cnf"; echo ".include $d/padlock.cnf"; } > "$tmp/with-apps.cnf"
 	cp "$t/test/default.cnf" "$tmp/alone-ssl.cnf"
 	{ cat "$t/test/default.cnf"; echo ".include $d/padlock.cnf"; } > "$tmp/with-ssl.cnf"
@@ -197,7 +160,7 @@ exec /usr/bin/openssl "$@"
 		fi
 		cp "$tmp/alone-apps.cnf" "$t/apps/openssl.cnf"
 		rm -rf "$t/test-runs"
-		judge "$root: $rc" "$tmp/$rc.out" "${run[@]}" sh -c "cd $d/tree && exec \"\$@\"" sh \
+		suite_judge "$root: $rc" "$tmp/$rc.out" failed ran context "${run[@]}" sh -c "cd $d/tree && exec \"\$@\"" sh \
 			"${harness[@]}" "$rc"
 	done
 
@@ -215,14 +178,9 @@ exec /usr/bin/openssl "$@"
 			ktap_pass "$root: ssl_test $c, padlock preferred: $(ran "$tmp/ssl.out") tests"
 			continue
 		fi
-		judge "$root: ssl_test $c" "$tmp/ssl.out" "${sslrun[@]}" "$d/alone-ssl.cnf"
+		suite_judge "$root: ssl_test $c" "$tmp/ssl.out" failed ran context "${sslrun[@]}" "$d/alone-ssl.cnf"
 	done
-	x1=$(engine_insns xcrypt) s1=$(engine_insns xsha)
 	ktap_diag "$root: recipes and ssl_test in $(($(date +%s) - t0)) s"
-	if [ $((x1 - x0)) -gt 0 ]; then
-		ktap_pass "$root: the provider ran $((x1 - x0)) xcrypt and $((s1 - s0)) xsha instructions"
-	else
-		ktap_fail "$root: the provider ran no xcrypt instruction (padlock was not preferred)"
-	fi
+	suite_counted "$root" "$x0" "$s0"
 done
 ktap_finish
