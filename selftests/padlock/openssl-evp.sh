@@ -22,10 +22,13 @@
 # counters show that the provider ran (xcrypt and, where the CPU has the
 # hash unit, xsha instructions) in each root.
 #
-# On the project's QEMU, whose CPU shows PadLock in CPUID to every
-# program.  Roots: the 64-bit guests run evp_test in the build roots
-# (bookworm's OpenSSL 3.0, trixie's 3.5, sid's 3.6, openssl4's 4.0), the
-# 32-bit guest in its own root (bookworm-i386, 3.0).  make check: bookworm
+# On a CPU that shows PadLock in CPUID to every program: the user-mode
+# emulators of the QEMU model (tools/testing/user/run, the plan's
+# user/PROFILE runs: every program of OpenSSL's runs under qemu-x86_64 or
+# qemu-i386 with the profile's CPU, no kernel boots), or a VM on the
+# project's QEMU.  Roots: the 64-bit profiles run evp_test in the build
+# roots (bookworm's OpenSSL 3.0, trixie's 3.5, sid's 3.6, openssl4's
+# 4.0), the 32-bit ones in bookworm-i386 (3.0).  make check: bookworm
 # on nano, trixie on zhaoxin (4.0 runs provider.sh's own tests there), the
 # recipe files of AES, SHA
 # and what is built on them (MACs, KDFs, PBKDF2, DRBGs) that OpenSSL runs
@@ -146,7 +149,7 @@ for root in $roots; do
 	} > "$tmp/with.cnf"
 	# (and what loading the provider costs: its known-answer tests)
 	k0=$(engine_insns xcrypt)
-	info=$("${run[@]}" env OPENSSL_CONF="$d/with.cnf" openssl list -providers -verbose 2>&1)
+	info=$("${run[@]}" env OPENSSL_CONF="$d/with.cnf" "${q[@]}" openssl list -providers -verbose 2>&1)
 	kat=$(($(engine_insns xcrypt) - k0))
 	if ! grep -q '^  padlock' <<< "$info"; then
 		ktap_diag "$info"
@@ -159,12 +162,12 @@ for root in $roots; do
 		f=${f##*/}
 		grep -Eq "$files" <<< "$f" || continue
 		n=$((n + 1)) loads=$((loads + 1))
-		if "${run[@]}" "$d/evp/evp_test" -config "$d/with.cnf" "$d/evp/evp-data/$f" \
+		if "${run[@]}" "${q[@]}" "$d/evp/evp_test" -config "$d/with.cnf" "$d/evp/evp-data/$f" \
 			> "$tmp/out" 2>&1; then
 			ktap_pass "$root: evp_test $f, padlock preferred$(sed -n 's/.*\(Completed [0-9]* tests\).*/: \1/p' "$tmp/out" | tail -n 1)"
 			continue
 		fi
-		suite_judge "$root: evp_test $f" "$tmp/out" failed_tests ran_tests context "${run[@]}" "$d/evp/evp_test" \
+		suite_judge "$root: evp_test $f" "$tmp/out" failed_tests ran_tests context "${run[@]}" "${q[@]}" "$d/evp/evp_test" \
 			-config "$d/alone.cnf" "$d/evp/evp-data/$f"
 	done
 	# OpenSSL's API tests, each run as its recipe makes it ("tests"):
@@ -178,13 +181,13 @@ for root in $roots; do
 		a=${args//@D@/$d/evp}
 		a=${a//@TMP@/$d}
 		# shellcheck disable=SC2086,SC2046
-		if "${run[@]}" env $(cnf "$args" with.cnf) "$d/evp/$prog" ${a//@CNF@/$d/with.cnf} \
+		if "${run[@]}" env $(cnf "$args" with.cnf) "${q[@]}" "$d/evp/$prog" ${a//@CNF@/$d/with.cnf} \
 			> "$tmp/out" 2>&1; then
 			ktap_pass "$desc, padlock preferred: $(grep -c '^ok [0-9]' "$tmp/out") tests"
 			continue
 		fi
 		# shellcheck disable=SC2086,SC2046
-		suite_judge "$desc" "$tmp/out" failed_names ran_tests context "${run[@]}" env $(cnf "$args" alone.cnf) "$d/evp/$prog" \
+		suite_judge "$desc" "$tmp/out" failed_names ran_tests context "${run[@]}" env $(cnf "$args" alone.cnf) "${q[@]}" "$d/evp/$prog" \
 			${a//@CNF@/$d/alone.cnf}
 	done < "$tmp/evp/tests"
 	[ -s "$tmp/evp/cannot" ] && ktap_skip "$root: $(cut -d: -f1 "$tmp/evp/cannot")" \

@@ -218,6 +218,14 @@ padlock_plan_gate() {
 			case "$PADLOCK_KERNEL/$PADLOCK_PROFILE@icount" in $pat) return 0 ;; esac
 			continue
 		fi
+		# The user-mode emulators (tools/testing/user/run, the plan's
+		# entries user:PROFILE) run only what names them: user/PROFILE.
+		if [ "${PADLOCK_CPU_MODEL:-sim}" = user ]; then
+			[[ "$pat" == user/* ]] || continue
+			# shellcheck disable=SC2254
+			case "user/$PADLOCK_PROFILE" in $pat) plan_scale $small; return 0 ;; esac
+			continue
+		fi
 		if [ "${PADLOCK_CPU_MODEL:-sim}" = qemu ]; then
 			[[ "$pat" == *@qemu ]] || continue
 			# shellcheck disable=SC2254
@@ -281,7 +289,9 @@ crypto_tests_wait() {
 # padlock-sim's name for it, under either CPU model: padlock-sim's counters
 # file, or on the project's QEMU (PADLOCK_CPU_MODEL=qemu) the emulated
 # CPU's per-vCPU counter MSRs, read and summed by
-# tools/testing/qemu/padlock-msr.  Empty when the counter does not exist
+# tools/testing/qemu/padlock-msr, or under its user-mode emulators
+# (PADLOCK_CPU_MODEL=user) what their processes have written to
+# PADLOCK_USER_COUNTERS when they exited.  Empty when the counter does not exist
 # under the model that runs (no simulator, or a simulator-only counter
 # such as traps or popf_seen on QEMU).
 sim_counter() {
@@ -290,7 +300,11 @@ sim_counter() {
 		awk -v k="$1" '$1 == k || $1 == k":" { print $2; exit }' "$f"
 		return
 	fi
-	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	case ${PADLOCK_CPU_MODEL:-sim} in
+	qemu) ;;
+	user) sim_counters "$1" | awk '{ print $2 }'; return ;;
+	*) return 1 ;;
+	esac
 	m=$(model_counter_name "$1") || return 1
 	"$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "$m" 2> /dev/null
 }
@@ -321,7 +335,10 @@ sim_counters() {
 			index(l, " " k " ") { print k, $2 }' "$f"
 		return
 	fi
-	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] || return 1
+	case ${PADLOCK_CPU_MODEL:-sim} in
+	qemu|user) ;;
+	*) return 1 ;;
+	esac
 	# simulator-only counters are left out
 	for n in "$@"; do
 		mn=$(model_counter_name "$n") || continue
@@ -330,6 +347,16 @@ sim_counters() {
 	done
 	set -- "${names[@]}"
 	[ $# -gt 0 ] || return 1
+	if [ "$PADLOCK_CPU_MODEL" = user ]; then
+		# the user-mode emulators (tools/testing/user/run): each process
+		# appended its totals to one file; summed by name
+		[ -r "${PADLOCK_USER_COUNTERS:-}" ] || return 1
+		awk -v l=" $* " -v m=" ${m[*]} " '
+			BEGIN { n = split(l, a, " "); split(m, b, " ") }
+			{ t[$1] += $2 }
+			END { for (i = 1; i <= n; i++) print a[i], t[b[i]] + 0 }' "$PADLOCK_USER_COUNTERS"
+		return
+	fi
 	if [ $# = 1 ]; then
 		n=$("$PADLOCK_TOP/tools/testing/qemu/padlock-msr" "${m[0]}" 2> /dev/null) &&
 			echo "$1 $n"

@@ -10,6 +10,16 @@
 # QEMU with a PadLock AES unit and its counters; then offer everything, as
 # on a VIA C7 (guest_offer_everything)
 suite_need_padlock() {
+	if [ "${PADLOCK_CPU_MODEL:-sim}" = user ]; then
+		# tools/testing/user/run: the CPU is the user-mode emulators'
+		# -cpu string
+		[[ $PADLOCK_USER_CPU == *+xcrypt-en* ]] ||
+			ktap_skip_all "this CPU profile has no PadLock AES unit"
+		if [[ $PADLOCK_USER_CPU == *+aes* || $PADLOCK_USER_CPU == *+ssse3* ]]; then
+			export OPENSSL_ia32cap=$GUEST_OFFER_MASK
+		fi
+		return 0
+	fi
 	[ "${PADLOCK_CPU_MODEL:-sim}" = qemu ] ||
 		ktap_skip_all "needs the project's QEMU, whose CPU shows PadLock to every program"
 	grep -qw ace /proc/cpuinfo || ktap_skip_all "this CPU profile has no PadLock AES unit"
@@ -24,6 +34,39 @@ suite_scratch() {
 	tmp=$(mktemp -d)
 	suite_mounts=()
 	trap suite_cleanup EXIT
+	[ "${PADLOCK_CPU_MODEL:-sim}" != user ] || suite_user_exe
+}
+
+# suite_user_exe: with the user-mode emulators (tools/testing/user/run),
+# /mnt/qemu/exe PROGRAM ARG... runs PROGRAM on the profile's CPU inside a
+# build root (suite_enter_root): an ELF program under qemu-x86_64 or
+# qemu-i386, anything else (a script) as it is.  Every process appends its
+# PadLock counters to $tmp/counters (PADLOCK_USER_COUNTERS, which
+# sim_counter reads).
+suite_user_exe() {
+	cp -r "$PADLOCK_USER_QEMU" "$tmp/qemu"
+	export PADLOCK_USER_COUNTERS=$tmp/counters
+	: > "$PADLOCK_USER_COUNTERS"
+	{
+		echo '#!/bin/sh'
+		echo "# exe PROGRAM ARG...: PROGRAM on the PadLock CPU $PADLOCK_PROFILE"
+		cat <<'SH'
+p=$1
+shift
+case $p in
+*/*) ;;
+*) p=$(command -v "$p") || exit 127 ;;
+esac
+case $(od -An -tx1 -N5 "$p" | tr -d ' \n') in
+7f454c4602) e=qemu-x86_64 ;;
+7f454c4601) e=qemu-i386 ;;
+*) exec "$p" "$@" ;;
+esac
+SH
+		echo 'exec /mnt/qemu/ld.so --library-path /mnt/qemu/lib "/mnt/qemu/$e" \'
+		echo "	-cpu '$PADLOCK_USER_CPU,padlock-counters=/mnt/counters' \"\$p\" \"\$@\""
+	} > "$tmp/qemu/exe"
+	chmod +x "$tmp/qemu/exe"
 }
 
 suite_cleanup() {
@@ -38,15 +81,24 @@ suite_cleanup() {
 # suite_enter_root ROOT PROGRAM: how commands reach OpenSSL build root
 # ROOT.  In the guest's own root: run=() and d=$tmp.  Else $tmp is
 # bind-mounted at the root's /mnt: run=(chroot DIR), d=/mnt and rdir=DIR.
-# Fails when the root or its PROGRAM is not there.
+# q: what runs a program of the root on the PadLock CPU: nothing in a VM
+# of the QEMU model; with the user-mode emulators /mnt/qemu/exe, always in
+# a chroot, with /proc (the emulators read it).  Fails when the root or its
+# PROGRAM is not there.
 suite_enter_root() {
-	run=() d=$tmp rdir=
-	[ "$1" = "$(guest_root)" ] && return 0
+	run=() d=$tmp rdir= q=()
+	[ "${PADLOCK_CPU_MODEL:-sim}" != user ] && [ "$1" = "$(guest_root)" ] && return 0
 	rdir=${PADLOCK_CACHE:-/var/cache/padlock}/chroots/$1
 	[ -x "$rdir$2" ] || return 1
 	mount --bind "$tmp" "$rdir/mnt" 2>/dev/null || return 1
 	suite_mounts+=("$rdir/mnt")
 	run=(chroot "$rdir") d=/mnt
+	[ "${PADLOCK_CPU_MODEL:-sim}" = user ] || return 0
+	if [ ! -e "$rdir/proc/self" ]; then
+		mount -t proc proc "$rdir/proc" || return 1
+		suite_mounts+=("$rdir/proc")
+	fi
+	q=(/mnt/qemu/exe)
 }
 
 # suite_judge DESC WITH FAILED COUNT CONTEXT CMD...: the run with padlock
@@ -79,6 +131,31 @@ suite_judge() {
 	fi
 	"$context" "$with" | head -n 16 | while read -r l; do ktap_diag "$l"; done
 	ktap_fail "$desc, padlock preferred"
+}
+
+# suite_processes: with the user-mode emulators, how many processes have
+# written their counters so far (a block each, starting with key_loads);
+# nothing elsewhere
+suite_processes() {
+	[ "${PADLOCK_CPU_MODEL:-sim}" = user ] || return 0
+	grep -c '^key_loads ' "$PADLOCK_USER_COUNTERS"
+}
+
+# suite_kat_floor FIRST KAT: with the user-mode emulators, KAT times the
+# processes after the FIRST (suite_processes) that ran at least KAT
+# xcrypt, the provider's load-time tests: what the provider ran without
+# serving anything; 0 elsewhere, where the engine does not tell processes
+# apart
+suite_kat_floor() {
+	if [ "${PADLOCK_CPU_MODEL:-sim}" != user ] || [ "${2:-0}" = 0 ]; then
+		echo 0
+		return
+	fi
+	awk -v first="$1" -v kat="$2" '
+		function done_() { if (b > first && x >= kat) n++ }
+		$1 == "key_loads" { done_(); b++; x = 0 }
+		$1 ~ /^xcrypt_(ecb|cbc|ctr|cfb|ofb)$/ { x += $2 }
+		END { done_(); print n * kat }' "$PADLOCK_USER_COUNTERS"
 }
 
 # suite_counted ROOT XCRYPT0 XSHA0 [FLOOR]: a pass when the engine ran

@@ -32,6 +32,50 @@ matrix_plan() {
 	}'
 }
 
+# matrix_user_entries SCALE: "PROGRAM PROFILE" for each test program of the
+# matrix's program table and each PadLock CPU profile that its column for
+# SCALE (small: make check, long: make check-long) names as user/PROFILE
+# (a shell pattern over the profiles of tools/testing/vm/profiles): the
+# runs of the user-mode emulators (tools/testing/user/run)
+matrix_user_entries() {
+	local col prog pats pat p profiles
+	case "$1" in
+	small) col=2 ;;
+	long) col=3 ;;
+	*) die "matrix_user_entries: small or long, not $1" ;;
+	esac
+	profiles=$(grep -v '^#' "$PADLOCK_TOP/tools/testing/vm/profiles" | awk 'NF && $1 != "none" { print $1 }')
+	awk -v c=$col '/^@/ { print substr($1, 2), $c }' "$PADLOCK_TOP/tools/testing/kernels/matrix" |
+	while read -r prog pats; do
+		for pat in ${pats//,/ }; do
+			pat=${pat#"~"}
+			[[ $pat == user/* ]] || continue
+			for p in $profiles; do
+				# shellcheck disable=SC2254
+				case "user/$p" in $pat) echo "$prog $p" ;; esac
+			done
+		done
+	done | awk '!seen[$0]++'
+}
+
+# matrix_user_profiles SCALE: the profiles with a user-mode run, in the
+# order of tools/testing/vm/profiles
+matrix_user_profiles() {
+	local e
+	e=$(matrix_user_entries "$1")
+	grep -v '^#' "$PADLOCK_TOP/tools/testing/vm/profiles" | awk 'NF { print $1 }' |
+		while read -r p; do
+			awk -v p="$p" '$2 == p { f = 1 } END { exit !f }' <<< "$e" && echo "$p"
+		done
+	true
+}
+
+# matrix_user_progs SCALE PROFILE: the programs of that profile's user-mode
+# run
+matrix_user_progs() {
+	matrix_user_entries "$1" | awk -v p="$2" '$2 == p { print $1 }'
+}
+
 # matrix_boots ALIAS: true when make check or check-long boots the kernel
 # (fetch then extracts its image; build-only kernels need headers only).
 matrix_boots() {
