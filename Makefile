@@ -24,9 +24,10 @@
 #                         ones through the randomized self-tests, the suite
 #                         under KASAN/lockdep/kmemleak, a deliberate fault
 #   make qemu             QEMU with PadLock in its software CPU, from Debian's
-#                         source package and tools/testing/qemu/patches, for
-#                         tools/testing/vm/run --cpu-model qemu (make setup
-#                         builds it too; this rebuilds it after a change)
+#                         source package and the series in
+#                         tools/testing/qemu/upstream, for tools/testing/vm/run
+#                         --cpu-model qemu and tools/testing/user/run (make
+#                         setup builds it too; this rebuilds it after a change)
 
 VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The engine time the project's QEMU charges under --icount (tools/testing/vm/run
-# --icount --cpu-model qemu --charge MODEL; patch 0003 of tools/testing/qemu):
+# --icount --cpu-model qemu --charge MODEL; patch 0010 of
+# tools/testing/qemu/upstream):
 # a known number of xcrypt blocks and xsha bytes must advance the guest's
 # clock by the model's cycles (tools/padlock-bench/cpu-models.conf) at the
 # model's clock, within 1 %.  The guest's clock under -icount is a count of
