@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check 0006's walk (lib/crypto/x86/aes.h) in user space against a mock engine.
+"""Check 0006/0007's walk (lib/crypto/x86/aes.h) in user space against a mock engine.
 
 usage: patches/linux/aes-walk.py PATH/lib/crypto/x86/aes.h [--replace OLD NEW]...
 
 Takes the PadLock part of aes.h (struct padlock_ctx to the end of the CBC
 hooks) as it is, replaces the asm of padlock_xcrypt() with a C engine (a toy
 block cipher keyed by the schedule's first byte, ECB and CBC as the engine
-chains them), and runs the four hooks over 1 to 20 blocks, in place and not,
+chains them), and runs the ECB and CBC hooks (and 0007's CTR hook) over 1 to 20 blocks, in place and not,
 ending at a page end before a PROT_NONE page, straddling a page boundary and
 inside a page, with the fetch sizes 2/1 (ECB/CBC) and 8/4 (the Nano stepping
-2).  Each run is compared with a reference ECB/CBC of the same toy cipher,
-output and next IV.  The mock flags any operand not 16-byte aligned and any
+2).  CTR also runs 1 to 20 blocks plus 0 to 15 bytes from counters whose low
+16 bits (and low 128 bits) are about to wrap.  Each run is compared with a
+reference ECB/CBC/CTR of the same toy cipher, output and next IV or counter.  The mock flags any operand not 16-byte aligned and any
 group read (roundup(blocks, fetch) blocks from the source) that passes the
 input's end and leaves the page of its last byte (docs/hardware.md 2.1,
 2.2), and overwrites the IV it was given after each instruction, so that no
-result depends on what the engine leaves there (docs/hardware.md 1.2).
+result depends on what the engine leaves there (docs/hardware.md 1.2); CTR
+increments only the counter's low 16 bits, as ACE2 does.
 --replace edits the extracted code first (a broken variant).  Exit 0 when
 nothing is wrong.  Needs gcc.
 """
@@ -34,6 +36,12 @@ HEADER = r'''
 #include <sys/mman.h>
 typedef uint8_t u8;
 typedef uint32_t u32;
+typedef uint16_t u16;
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+static u16 get_unaligned_be16(const u8 *p) { return p[0] << 8 | p[1]; }
+static void put_unaligned_be16(unsigned v, u8 *p) { p[0] = v >> 8; p[1] = v; }
+static void crypto_inc(u8 *a, unsigned int n) { while (n-- && !++a[n]); }
+static void crypto_xor_cpy(u8 *d, const u8 *a, const u8 *b, unsigned n) { while (n--) *d++ = *a++ ^ *b++; }
 #define AES_BLOCK_SIZE 16
 #define AES_KEYSIZE_128 16
 #define PAGE_SHIFT 12
@@ -59,9 +67,10 @@ static void toy(u8 *o, const u8 *i, u8 k, bool dec)
 '''
 
 MOCK = r'''
-static void padlock_xcrypt(bool cbc, struct padlock_ctx *pc, u8 *dst,
+static void padlock_xcrypt(int mode, struct padlock_ctx *pc, u8 *dst,
 			   const u8 *src, const u8 *iv, size_t n)
 {
+	bool cbc = mode == 1, ctr = mode == 2;
 	unsigned int fetch = cbc ? padlock_cbc_fetch : padlock_ecb_fetch;
 	size_t rd = (n + fetch - 1) / fetch * fetch;
 	bool dec = pc->cword[0] & PADLOCK_CW_DECRYPT;
@@ -87,7 +96,16 @@ static void padlock_xcrypt(bool cbc, struct padlock_ctx *pc, u8 *dst,
 		u8 in[16], out[16], x[16];
 
 		memcpy(in, src + 16 * b, 16);
-		if (!cbc) {
+		if (ctr) {
+			u8 *c = (u8 *)iv;
+			unsigned low = (c[14] << 8 | c[15]) + 1;
+
+			toy(x, c, k, 0);
+			for (int t = 0; t < 16; t++)
+				out[t] = in[t] ^ x[t];
+			c[14] = low >> 8;
+			c[15] = low;
+		} else if (!cbc) {
 			toy(out, in, k, dec);
 		} else if (!dec) {
 			for (int t = 0; t < 16; t++)
@@ -104,6 +122,8 @@ static void padlock_xcrypt(bool cbc, struct padlock_ctx *pc, u8 *dst,
 	}
 	if (cbc)
 		memset((void *)iv, 0xee, 16);
+	if (ctr)
+		memset((void *)iv, 0xee, 14);
 }
 '''
 
@@ -192,6 +212,45 @@ int main(void)
 			runs++;
 		}
 	}
+#ifdef aes_ctr_arch
+	for (int fs = 0; fs < 2; fs++) {
+		padlock_ecb_fetch = fs ? 8 : 2;
+		for (size_t n = 0; n <= 20; n++)
+		for (size_t tail = 0; tail < 16; tail += 5)
+		for (int cs = 0; cs < 3; cs++)
+		for (int pos = 0; pos < 3; pos++) {
+			size_t len = n * 16 + tail;
+			u8 *src = pos == 0 ? m + 2 * 4096 - ((len + 15) & ~15) :
+				  pos == 1 ? m + 4096 - 16 * (n / 2) : m + 512;
+			u8 *dst = dstbuf;
+			u8 plain[21 * 16], c[16], c2[16], expect[21 * 16], ks[16];
+
+			for (size_t t = 0; t < len; t++)
+				plain[t] = rand();
+			memcpy(src, plain, len);
+			for (int t = 0; t < 16; t++)
+				c[t] = cs == 2 ? 0xff : rand();
+			if (cs == 1)
+				c[14] = 0xff, c[15] = 0xff - n / 2;
+			memcpy(c2, c, 16);
+			for (size_t b = 0; b * 16 < len; b++) {
+				toy(ks, c2, 0x5a, 0);
+				for (size_t t = 0; t < 16 && b * 16 + t < len; t++)
+					expect[b * 16 + t] = plain[b * 16 + t] ^ ks[t];
+				crypto_inc(c2, 16);
+			}
+			in_lo = src;
+			in_hi = src + len;
+			if (!aes_ctr_arch(dst, src, len, c, (struct aes_enckey *)&key) ||
+			    memcmp(dst, expect, len) || memcmp(c, c2, 16)) {
+				printf("wrong: fetch %u ctr, %zu bytes, counter %d, pos %d\n",
+				       padlock_ecb_fetch, len, cs, pos);
+				bad++;
+			}
+			runs++;
+		}
+	}
+#endif
 	printf("%d runs, %d wrong\n", runs, bad);
 	return bad != 0;
 }
@@ -205,14 +264,22 @@ def main():
                     metavar=("OLD", "NEW"))
     a = ap.parse_args()
     src = open(a.aes_h).read()
-    body = src[src.index("struct padlock_ctx {"):
-               src.index("#endif /* CONFIG_CRYPTO_LIB_AES_CBC */")]
+    end = src.find("#endif /* CONFIG_CRYPTO_LIB_AES_CTR */")
+    if end < 0:
+        end = src.index("#endif /* CONFIG_CRYPTO_LIB_AES_CBC */")
+    start = src.find("enum padlock_mode {")
+    if start < 0:
+        start = src.index("struct padlock_ctx {")
+    body = src[start:end]
+    body = body.replace("static __ro_after_init DEFINE_STATIC_KEY_FALSE", "// ")
     i = body.index("static __always_inline void padlock_xcrypt(")
     j = body.index("/* Fewer blocks than the engine reads")
     body = body[:i] + MOCK + body[j:]
     for line in ("#endif /* CONFIG_CRYPTO_LIB_AES_ECB */",
                  "#if IS_ENABLED(CONFIG_CRYPTO_LIB_AES_CBC)",
-                 "#if IS_ENABLED(CONFIG_CRYPTO_LIB_AES_ECB)"):
+                 "#if IS_ENABLED(CONFIG_CRYPTO_LIB_AES_ECB)",
+                 "#endif /* CONFIG_CRYPTO_LIB_AES_CBC */",
+                 "#if IS_ENABLED(CONFIG_CRYPTO_LIB_AES_CTR)"):
         body = body.replace(line, "")
     for old, new in a.replace:
         if old not in body:
