@@ -162,7 +162,10 @@ dkms_sources() {
 # the profile's PadLock units (docs/hardware.md, CPU profiles) present and
 # enabled as QEMU's CPUID feature names.  PADLOCK_QEMU_UNITS replaces the
 # units: a variant under test, e.g. "xcrypt,phe,phe-en" for an ACE unit that
-# is present but disabled (empty: no unit at all).
+# is present but disabled (empty: no unit at all).  Always with
+# padlock-strict=on: every test of the project runs the strict model (#GP
+# for the rules no document says silicon enforces, the undefined hash area
+# and registers scrambled; docs/qemu-model.md).
 qemu_model_cpu() {
 	local units
 	case "$1" in
@@ -175,8 +178,8 @@ qemu_model_cpu() {
 	esac
 	[ -n "${PADLOCK_QEMU_UNITS+set}" ] && units=$PADLOCK_QEMU_UNITS
 	if [ -n "$units" ]; then
-		echo "$2,+${units//,/,+}"
+		echo "$2,+${units//,/,+},padlock-strict=on"
 	else
-		echo "$2"
+		echo "$2,padlock-strict=on"
 	fi
 }

@@ -11,7 +11,8 @@ import os, socket, subprocess, sys, time
 
 QEMU, FW, D = sys.argv[1:4]
 CPU = ('qemu64,vendor=CentaurHauls,family=6,model=15,stepping=3,+xstore,'
-       '+xstore-en,+xcrypt,+xcrypt-en,+ace2,+ace2-en,+phe,+phe-en')
+       '+xstore-en,+xcrypt,+xcrypt-en,+ace2,+ace2-en,+phe,+phe-en,'
+       'padlock-strict=on')
 
 
 def args(tag, extra):
