@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The engine time the project's QEMU charges under --icount (tools/testing/vm/run
-# --icount --cpu-model qemu --charge MODEL; patch 0011 of
+# --icount --cpu-model qemu --charge MODEL; patch 0012 of
 # tools/testing/qemu/upstream):
 # a known number of xcrypt blocks and xsha bytes must advance the guest's
 # clock by the model's cycles (tools/padlock-bench/cpu-models.conf) at the

@@ -4,11 +4,11 @@
 # The PadLock units of the project's QEMU (tools/testing/vm/run --cpu-model
 # qemu; tools/testing/qemu): CPUID shows the profile's units in
 # /proc/cpuinfo, the known-answer test of the QEMU series
-# (tests/tcg/i386/test-i386-padlock.c, built here from patch 0007) passes
-# with the key cache as silicon keeps it (a new key is not used without an
-# EFLAGS load, pushf; popf reloads it), again when every REP instruction
-# is stopped and resumed after each block, and the emulator's counters
-# (tools/testing/qemu/padlock-msr) show the work and no violation.
+# (tests/tcg/i386/test-i386-padlock.c, built here from the patch that adds
+# it) passes with the key cache as silicon keeps it (a new key is not used
+# without an EFLAGS load, pushf; popf reloads it), again when every REP
+# instruction is stopped and resumed after each block, and the emulator's
+# counters (tools/testing/qemu/padlock-msr) show the work and no violation.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/ktap-lib.sh
 . "$here/lib/ktap-lib.sh"
@@ -18,7 +18,7 @@ ktap_header
 	ktap_skip_all "not the project's QEMU (tools/testing/vm/run --cpu-model qemu)"
 [ "$PADLOCK_PROFILE" != none ] || ktap_skip_all "profile none has no PadLock unit"
 msr="$PADLOCK_TOP/tools/testing/qemu/padlock-msr"
-patch=$(ls "$PADLOCK_TOP"/tools/testing/qemu/upstream/0007-*.patch)
+patch=$(grep -l '^+++ b/tests/tcg/i386/test-i386-padlock.c' "$PADLOCK_TOP"/tools/testing/qemu/upstream/0*.patch | head -n 1)
 
 # CPUID 0xC0000001 as the kernel names it (PHE2 has no name there)
 case "$PADLOCK_PROFILE" in
@@ -43,8 +43,10 @@ awk '/^\+\+\+ b\/tests\/tcg\/i386\/test-i386-padlock.c/ { f = 1; next }
      f && /^(diff|--) / { f = 0 }
      f && /^\+/ { print substr($0, 2) }' "$patch" > "$tmp/kat.c"
 # (its asm statements push and pop EFLAGS: nothing of the compiler's may
-# live below rSP, as QEMU's test harness builds it)
-if ! out=$("$cc" -O2 -Wall -mno-red-zone -o "$tmp/kat" "$tmp/kat.c" 2>&1); then
+# live below rSP, as QEMU's test harness builds it; not position
+# independent, so that its data lies below 4 GiB for the address-size
+# checks)
+if ! out=$("$cc" -O2 -Wall -mno-red-zone -no-pie -o "$tmp/kat" "$tmp/kat.c" 2>&1); then
 	ktap_diag "$out"
 	ktap_fail "build test-i386-padlock.c"
 	ktap_finish

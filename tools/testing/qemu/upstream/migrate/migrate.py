@@ -16,7 +16,7 @@ CPU = ('qemu64,vendor=CentaurHauls,family=6,model=15,stepping=3,+xstore,'
 
 
 def args(tag, extra):
-    return [QEMU, '-M', 'pc', '-accel', 'tcg', '-cpu', CPU, '-m', '64',
+    return [QEMU, '-M', 'q35', '-accel', 'tcg', '-cpu', CPU, '-m', '64',
             '-display', 'none', '-nodefaults', '-L', FW,
             '-chardev', 'file,id=output,path=%s/out-%s.txt' % (D, tag),
             '-device', 'isa-debugcon,chardev=output',
