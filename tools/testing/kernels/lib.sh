@@ -183,3 +183,59 @@ qemu_model_cpu() {
 		echo "$2,padlock-strict=on"
 	fi
 }
+
+# config_unmet CONFIG FRAGMENT...: the lines of the config fragments that
+# the kernel configuration CONFIG (a .config after olddefconfig) lost, one
+# per line ("CONFIG_X=y", or "CONFIG_X (wanted off)"); an option asked for
+# as a module may have become built in.  Nothing: every line stuck.
+config_unmet() {
+	local config=$1 l o
+	shift
+	grep -hE '^(CONFIG_|# CONFIG_)' "$@" | while read -r l; do
+		case "$l" in
+		"# CONFIG_"*) o=${l#\# }; o=${o%% *}; grep -q "^$o=" "$config" && echo "$o (wanted off)" ;;
+		*=m) grep -qx -e "$l" -e "${l%=m}=y" "$config" || echo "$l" ;;
+		*) grep -qx "$l" "$config" || echo "$l" ;;
+		esac
+	done || true
+}
+
+# root_need NAME LOG PKG...: install those of the Debian packages PKG... that
+# the build root NAME lacks (apt-get's output appended to LOG).
+root_need() {
+	local name=$1 log=$2 p missing
+	shift 2
+	missing=$(for p in "$@"; do
+		in_chroot "$name" dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || echo "$p"
+	done | tr '\n' ' ')
+	[ -n "${missing// /}" ] || return 0
+	echo "${0##*/}: installing ${missing% } in the $name build root"
+	in_chroot "$name" apt-get -q -o Acquire::Retries=3 update >> "$log" 2>&1 || true
+	# shellcheck disable=SC2086
+	in_chroot "$name" apt-get -q -y install $missing >> "$log" 2>&1 ||
+		die "installing ${missing% } in the $name build root failed; see $log"
+}
+
+# linux_source_version NAME PKG: the version of Debian's kernel source
+# package PKG (linux-source-X.Y) that the build root NAME's archive offers.
+linux_source_version() {
+	local ver
+	ver=$(in_chroot "$1" apt-cache policy "$2" | awk '/Candidate:/ { print $2 }')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$2 is not in the $1 build root's archive."
+	echo "$ver"
+}
+
+# linux_source_unpack NAME PKG VER DIR LOG: download PKG=VER in the build
+# root NAME and unpack its tree (Debian's patches applied) as DIR/PKG, DIR
+# being a directory inside the root; a tree there before is removed.
+linux_source_unpack() {
+	local name=$1 pkg=$2 ver=$3 d=$4 log=$5 root="$CACHE/chroots/$1"
+	mkdir -p "$root$d"
+	in_chroot "$name" sh -c "cd $d && rm -f ./*.deb && apt-get -q download $pkg=$ver" >> "$log" 2>&1 ||
+		die "downloading $pkg $ver failed; see $log"
+	rm -rf "${root:?}$d/$pkg" "$root$d/unpack"
+	mkdir -p "$root$d/unpack"
+	dpkg-deb -x "$root$d/${pkg}_"*.deb "$root$d/unpack"
+	tar -xf "$root$d/unpack/usr/src/$pkg.tar.xz" -C "$root$d"
+	rm -rf "$root$d/unpack" "$root$d/${pkg}_"*.deb
+}
