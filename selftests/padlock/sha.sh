@@ -25,7 +25,7 @@ esac
 if [ "$PADLOCK_SCALE" = long ]; then
 	ndiff=100000 nhmac=20000 monte=100
 else
-	ndiff=100 nhmac=400 monte=2
+	ndiff=50 nhmac=200 monte=2
 fi
 
 # pyrun DESC CMD...: one KTAP result from a sha_afalg.py run; its output is
