@@ -301,15 +301,20 @@ def op_once(t, data, iv, enc):
         if iv is not None:
             kw["iv"] = iv
         op.sendmsg_afalg([data], **kw)
-        out = b""
-        while len(out) < len(data):
-            chunk = op.recv(len(data) - len(out))
-            if not chunk:
-                break
-            out += chunk
-        return out
+        return recv_all(op, len(data))
     finally:
         op.close()
+
+
+def recv_all(op, n):
+    """Up to N bytes of a request's result, fewer if the socket ends."""
+    out = b""
+    while len(out) < n:
+        chunk = op.recv(n - len(out))
+        if not chunk:
+            break
+        out += chunk
+    return out
 
 
 def op_pattern(t, data, iv, enc, rng, pieces=1, use_splice=False, out_off=0,
