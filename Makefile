@@ -14,7 +14,7 @@
 #                         loaded, the comparison report
 #   make check            the whole test suite; ends with "N passed, N failed"
 #   make check-long       the same with the large counts (fuzzing, long
-#                         differential runs)
+#                         differential runs; RESUME=1 goes on with a stopped run)
 #   make checkpatch       checkpatch.pl --strict over the sources
 #   make bench-figures    padlock-bench against cryptsetup benchmark and
 #                         kcapi-speed in one VM (build/bench-figures/)
@@ -94,7 +94,7 @@ check:
 	tools/testing/check
 
 check-long:
-	PADLOCK_SCALE=long tools/testing/check
+	PADLOCK_SCALE=long tools/testing/check $(if $(RESUME),--resume)
 
 checkpatch:
 	tools/testing/checkpatch
