@@ -142,9 +142,10 @@ truncate -s 4M "$tmp/disk"
 loop=$(losetup -f --show "$tmp/disk") || bad "losetup"
 dm=padlock-lib-aes
 c0=$(ctr xcrypt_cbc) v0=$(ctr violations)
-if [ -n "$loop" ] && printf '%s' "$key" | xxd -r -p |
-	cryptsetup open --type plain --cipher aes-cbc-essiv:sha256 --key-size 256 \
-		--key-file - "$loop" $dm; then
+# a key file is the key itself in plain mode (stdin would be hashed)
+printf '%s' "$key" | xxd -r -p > "$tmp/key"
+if [ -n "$loop" ] && cryptsetup open --type plain --cipher aes-cbc-essiv:sha256 \
+	--key-size 256 --key-file "$tmp/key" "$loop" $dm; then
 	head -c 4M /dev/urandom > "$tmp/data"
 	dd if="$tmp/data" of=/dev/mapper/$dm bs=1M oflag=direct status=none || bad "dm-crypt write"
 	echo 3 > /proc/sys/vm/drop_caches
